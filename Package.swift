@@ -1,0 +1,54 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "splashgen",
+    platforms: [.macOS(.v13), .iOS(.v15)],
+    products: [
+        .executable(name: "splashgen", targets: ["splashgen"]),
+        .library(name: "SplashApplier", targets: ["SplashApplier"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        /** The command-line tool: parses arguments, calls one function of SplashCore, prints. */
+        .executableTarget(
+            name: "splashgen",
+            dependencies: [
+                "SplashCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        /** Build time: campaign YAML → rendered, encoded, content-addressed snapshot bundle. */
+        .target(
+            name: "SplashCore",
+            dependencies: [
+                "SplashApplier", "CPNG", "CStbResize", "CAstcenc",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Resources/devices.json")]
+        ),
+        /** Run time: the bundle format (manifest, KTX header) the app reads; Foundation and hashing only. */
+        .target(name: "SplashApplier"),
+        /** libpng, used only through its `png_image_*` simplified API. */
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        /** stb_image_resize from Debian's libstb-dev. */
+        .systemLibrary(name: "CStbResize", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
+        /** A C face for ARM's astcenc C++ API (libastcenc-dev ships no pkg-config file). */
+        .target(
+            name: "CAstcenc",
+            // Debian ships astcenc as a shared library, whose symbols are extern "C" only with this.
+            cxxSettings: [.define("ASTCENC_DYNAMIC_LIBRARY")],
+            linkerSettings: [.linkedLibrary("astcenc")]
+        ),
+        /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
+        .executableTarget(name: "splashbench", dependencies: ["SplashCore"]),
+        .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SplashgenCLITests", dependencies: ["SplashCore"], resources: [.copy("Fixtures")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,239 @@
+import Foundation
+
+/// The bundle's table of contents: which snapshot object serves which screen, orientation and
+/// appearance, for which app and schedule. Written by `splashgen build`, read by the applier.
+public struct Manifest: Codable, Equatable, Sendable {
+    /// The newest manifest schema this code reads and the one it writes.
+    public static let currentSchema = 1
+
+    /// Schema version of this manifest.
+    public var schema: Int
+    /// The tool and version that wrote it, e.g. `splashgen 0.1.0`.
+    public var generator: String
+    /// The app the bundle is for.
+    public var app: App
+    /// The campaigns in the bundle, each with its own schedule and snapshots.
+    public var campaigns: [Campaign]
+
+    /// The app a bundle applies to.
+    public struct App: Codable, Equatable, Sendable {
+        /// `CFBundleIdentifier`.
+        public var bundleID: String
+        /// Lowest `CFBundleShortVersionString` the campaigns apply to (inclusive), if any.
+        public var minVersion: String?
+        /// Highest `CFBundleShortVersionString` the campaigns apply to (inclusive), if any.
+        public var maxVersion: String?
+
+        /// Makes an app description.
+        public init(bundleID: String, minVersion: String? = nil, maxVersion: String? = nil) {
+            self.bundleID = bundleID
+            self.minVersion = minVersion
+            self.maxVersion = maxVersion
+        }
+    }
+
+    /// One campaign: when it is in force and what it shows.
+    public struct Campaign: Codable, Equatable, Sendable {
+        /// The campaign's name, e.g. `double11`.
+        public var id: String
+        /// When it starts and ends.
+        public var schedule: Schedule
+        /// Whether the snapshots are grey (luma only).
+        public var grey: Bool
+        /// How the snapshot objects are encoded.
+        public var encoding: SnapshotEncoding
+        /// The storyboard's bottom-right marker colours, which tell light from dark.
+        public var marker: Marker
+        /// One entry per (screen size, orientation, appearance).
+        public var snapshots: [Snapshot]
+
+        /// Makes a campaign entry.
+        public init(id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, marker: Marker, snapshots: [Snapshot]) {
+            self.id = id
+            self.schedule = schedule
+            self.grey = grey
+            self.encoding = encoding
+            self.marker = marker
+            self.snapshots = snapshots
+        }
+    }
+
+    /// A half-open time window `[start, end)`.
+    public struct Schedule: Codable, Equatable, Sendable {
+        /// First instant the campaign is in force.
+        public var start: Date
+        /// First instant it no longer is.
+        public var end: Date
+
+        /// Makes a schedule.
+        public init(start: Date, end: Date) {
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// The marker: a tiny system-coloured view at the storyboard's bottom-right corner.
+    public struct Marker: Codable, Equatable, Sendable {
+        /// `#RRGGBB` in light appearance.
+        public var light: String
+        /// `#RRGGBB` in dark appearance.
+        public var dark: String
+        /// Side of the marker square, in pixels.
+        public var size: Int
+
+        /// Makes a marker description.
+        public init(light: String, dark: String, size: Int) {
+            self.light = light
+            self.dark = dark
+            self.size = size
+        }
+    }
+
+    /// One precomputed launch snapshot.
+    public struct Snapshot: Codable, Equatable, Sendable {
+        /// Screen size in points, portrait (width < height).
+        public var points: Size
+        /// `UIScreen.scale`.
+        public var scale: Int
+        /// The image's pixel size, as laid out for `orientation`.
+        public var pixels: Size
+        /// Portrait or landscape.
+        public var orientation: Orientation
+        /// Light or dark.
+        public var appearance: Appearance
+        /// Catalogue names of the devices that show this snapshot.
+        public var devices: [String]
+        /// SHA-256 of the object's bytes, lowercase hex; its file is `objects/<object>`.
+        public var object: String
+        /// The object's size in bytes.
+        public var bytes: Int
+
+        /// Makes a snapshot entry.
+        public init(points: Size, scale: Int, pixels: Size, orientation: Orientation, appearance: Appearance,
+                    devices: [String], object: String, bytes: Int) {
+            self.points = points
+            self.scale = scale
+            self.pixels = pixels
+            self.orientation = orientation
+            self.appearance = appearance
+            self.devices = devices
+            self.object = object
+            self.bytes = bytes
+        }
+    }
+
+    /// A width and a height.
+    public struct Size: Codable, Equatable, Hashable, Sendable {
+        /// Horizontal extent.
+        public var width: Int
+        /// Vertical extent.
+        public var height: Int
+
+        /// Makes a size.
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// Makes a manifest.
+    public init(schema: Int = Manifest.currentSchema, generator: String, app: App, campaigns: [Campaign]) {
+        self.schema = schema
+        self.generator = generator
+        self.app = app
+        self.campaigns = campaigns
+    }
+}
+
+/// Portrait or landscape.
+public enum Orientation: String, Codable, CaseIterable, Comparable, Sendable {
+    case portrait, landscape
+
+    /// Portrait sorts first.
+    public static func < (a: Orientation, b: Orientation) -> Bool { a == .portrait && b == .landscape }
+}
+
+/// Light or dark interface style.
+public enum Appearance: String, Codable, CaseIterable, Comparable, Sendable {
+    case light, dark
+
+    /// Light sorts first.
+    public static func < (a: Appearance, b: Appearance) -> Bool { a == .light && b == .dark }
+}
+
+/// What bytes a snapshot object holds (always stored in a file named `….ktx` on the device).
+public enum SnapshotEncoding: String, Codable, CaseIterable, Sendable {
+    /// Khronos KTX 1.1 holding ASTC 4×4, what the OS itself writes.
+    case ktx
+    /// PNG bytes, what the run-time patching libraries write.
+    case png
+}
+
+/// Why a manifest could not be read.
+public enum ManifestError: Error, Equatable, CustomStringConvertible {
+    /// The bytes are not a JSON manifest of the expected shape.
+    case malformed(String)
+    /// The manifest was written by a newer splashgen.
+    case newerSchema(found: Int, supported: Int)
+
+    public var description: String {
+        switch self {
+        case .malformed(let detail):
+            return "malformed manifest: \(detail)"
+        case .newerSchema(let found, let supported):
+            return "manifest schema \(found) is newer than this reader understands (schema \(supported)); update splashgen or the app's applier"
+        }
+    }
+}
+
+extension Manifest {
+    private struct SchemaProbe: Decodable { var schema: Int }
+
+    /// Reads a manifest, refusing a schema newer than ``currentSchema`` before anything else.
+    public static func decode(from data: Data) throws(ManifestError) -> Manifest {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        let probe: SchemaProbe
+        do { probe = try decoder.decode(SchemaProbe.self, from: data) } catch {
+            throw .malformed(Self.explain(error))
+        }
+        guard probe.schema <= currentSchema else {
+            throw .newerSchema(found: probe.schema, supported: currentSchema)
+        }
+        do { return try decoder.decode(Manifest.self, from: data) } catch {
+            throw .malformed(Self.explain(error))
+        }
+    }
+
+    /// The manifest as canonical JSON: sorted keys, snake_case, UTC dates, a final newline.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        // Encoding plain value types cannot fail.
+        var data = try! encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    private static func explain(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription + Self.path(context.codingPath)
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing key \(key.stringValue)" + Self.path(context.codingPath)
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return context.debugDescription + Self.path(context.codingPath)
+        default:
+            return String(describing: error)
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        guard !codingPath.isEmpty else { return "" }
+        let parts = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+        return " at " + String(parts.joined().drop { $0 == "." })
+    }
+}

@@ -1,0 +1,82 @@
+import CAstcenc
+import Foundation
+
+/// ASTC 4×4 LDR through ARM's astcenc. One codec is one astcenc context: use it from one thread.
+public final class ASTCCodec {
+    private let codec: OpaquePointer
+
+    /// A codec that compresses at `quality` (and decompresses).
+    public init(quality: ASTCQuality) throws(ASTCError) {
+        var made: OpaquePointer?
+        let status = splash_astc_codec_create(quality.effort, 0, &made)
+        guard status == 0, let made else { throw ASTCError(code: status) }
+        codec = made
+    }
+
+    /// A lighter codec that can only decompress.
+    public init(decodeOnly: Void) throws(ASTCError) {
+        var made: OpaquePointer?
+        let status = splash_astc_codec_create(0, 1, &made)
+        guard status == 0, let made else { throw ASTCError(code: status) }
+        codec = made
+    }
+
+    deinit { splash_astc_codec_free(codec) }
+
+    /// ASTC 4×4 blocks for `image`, rows of blocks top first.
+    public func compress(_ image: RGBAImage) throws(ASTCError) -> Data {
+        var blocks = Data(count: splash_astc_block_bytes(UInt32(image.width), UInt32(image.height)))
+        let count = blocks.count
+        let status = blocks.withUnsafeMutableBytes { out in
+            image.pixels.withUnsafeBufferPointer { pixels in
+                splash_astc_compress(codec, pixels.baseAddress, UInt32(image.width), UInt32(image.height),
+                                     out.bindMemory(to: UInt8.self).baseAddress, count)
+            }
+        }
+        guard status == 0 else { throw ASTCError(code: status) }
+        return blocks
+    }
+
+    /// The pixels of `width`×`height` ASTC 4×4 `blocks`.
+    public func decompress(_ blocks: Data, width: Int, height: Int) throws(ASTCError) -> RGBAImage {
+        guard blocks.count == splash_astc_block_bytes(UInt32(width), UInt32(height)) else {
+            throw ASTCError(code: -1)
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let status = pixels.withUnsafeMutableBufferPointer { out in
+            blocks.withUnsafeBytes { input in
+                splash_astc_decompress(codec, input.bindMemory(to: UInt8.self).baseAddress, blocks.count,
+                                       UInt32(width), UInt32(height), out.baseAddress)
+            }
+        }
+        guard status == 0 else { throw ASTCError(code: status) }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+}
+
+/// astcenc's search effort presets.
+public enum ASTCQuality: String, CaseIterable, Sendable {
+    case fastest, fast, medium, thorough, exhaustive
+
+    /// astcenc's 0…100 effort for the preset (its `ASTCENC_PRE_*` values).
+    public var effort: Float {
+        switch self {
+        case .fastest: return 0
+        case .fast: return 10
+        case .medium: return 60
+        case .thorough: return 98
+        case .exhaustive: return 100
+        }
+    }
+}
+
+/// An astcenc failure.
+public struct ASTCError: Error, Equatable, CustomStringConvertible {
+    /// astcenc's error code (-1: block data of the wrong size).
+    public let code: Int32
+
+    public var description: String {
+        if code == -1 { return "ASTC data does not match the pixel size" }
+        return "astcenc: " + String(cString: splash_astc_error_string(code))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The PNG files a campaign uses, read once: their bytes' SHA-256 (which keys the build cache),
+/// their pixel size from the header, and, when a snapshot must actually be drawn, their pixels.
+public struct Artwork: Sendable {
+    /// One image file.
+    public struct Item: Sendable {
+        /// The path as written in the campaign.
+        public var path: String
+        /// Where the campaign first names it.
+        public var source: SourceLocation
+        /// The file's bytes.
+        public var data: Data
+        /// SHA-256 of `data`, lowercase hex.
+        public var contentHash: String
+        /// Pixel size from the PNG header.
+        public var width: Int, height: Int
+    }
+
+    /// Every image the campaign names, by path.
+    public var items: [String: Item]
+
+    /// Reads and checks every image of `campaign` (signature, header, pixel limit). All problems
+    /// are reported together, each at the layer that names the image.
+    public static func read(_ campaign: Campaign, maxPixels: Int) throws(CampaignError) -> Artwork {
+        var items: [String: Item] = [:]
+        var problems: [Diagnostic] = []
+        var seen: Set<String> = []
+        for appearance in campaign.renderedAppearances {
+            for layer in campaign.appearances[appearance]!.layers where seen.insert(layer.image).inserted {
+                do {
+                    let data = try Data(contentsOf: campaign.url(of: layer))
+                    let size = try PNGCodec.size(of: data)
+                    guard size.width * size.height <= maxPixels else {
+                        throw ImageError.tooLarge(width: size.width, height: size.height, limit: maxPixels)
+                    }
+                    let hash = sha256Hex(data)
+                    items[layer.image] = Item(path: layer.image, source: layer.source, data: data, contentHash: hash,
+                                              width: size.width, height: size.height)
+                } catch {
+                    problems.append(Diagnostic(layer.source, "\"\(layer.image)\": \(error)"))
+                }
+            }
+        }
+        guard problems.isEmpty else { throw CampaignError(problems) }
+        return Artwork(items: items)
+    }
+
+    /// Decodes the named images to pixels, reporting every one that fails.
+    public func decode(_ paths: Set<String>, maxPixels: Int) throws(CampaignError) -> [String: RGBAImage] {
+        var images: [String: RGBAImage] = [:]
+        var problems: [Diagnostic] = []
+        for path in paths.sorted() {
+            guard let item = items[path] else { continue }
+            do {
+                images[path] = try PNGCodec.decode(item.data, maxPixels: maxPixels)
+            } catch {
+                problems.append(Diagnostic(item.source, "\"\(path)\": \(error)"))
+            }
+        }
+        guard problems.isEmpty else { throw CampaignError(problems) }
+        return images
+    }
+}

@@ -1,0 +1,214 @@
+import Dispatch
+import Foundation
+import SplashApplier
+
+/// splashgen's version, written into every manifest and render key.
+public enum SplashgenVersion {
+    /// The version string.
+    public static let current = "0.1.0"
+    /// `splashgen <version>`.
+    public static var generator: String { "splashgen \(current)" }
+}
+
+/// The build: campaign → artwork → plan → render → encode → hash → bundle under `Output/<name>/`.
+/// Prints nothing; reports progress through a callback and returns a ``BuildReport``.
+public struct BundleBuilder: Sendable {
+    /// The folder that holds bundles (`Output`).
+    public var outputRoot: URL
+    /// Reuse earlier renders from `Output/.cache` when their recipe is unchanged.
+    public var useCache = true
+    /// The ceiling on an art image's pixel count.
+    public var maxImagePixels = PNGCodec.defaultMaxPixels
+    /// How many snapshots are rendered at once.
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+
+    /// Makes a builder writing under `outputRoot`.
+    public init(outputRoot: URL) {
+        self.outputRoot = outputRoot
+    }
+
+    /// Builds the bundle for `campaign`. On any error nothing under `outputRoot/<name>` changes.
+    /// `progress` receives (snapshots done, snapshots to render), from worker threads.
+    public func build(_ campaign: Campaign, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> BuildReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var times = StageTimes()
+
+        let readStart = clock.now
+        let artwork = try Artwork.read(campaign, maxPixels: maxImagePixels)
+        let planned = try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator)
+        times.decode += clock.now - readStart
+
+        // One object per distinct recipe; earlier builds may already hold it.
+        var recipes: [String: RenderRecipe] = [:]
+        var recipeOrder: [String] = []
+        for snapshot in planned {
+            let key = snapshot.recipe.key
+            if recipes[key] == nil { recipeOrder.append(key) }
+            recipes[key] = snapshot.recipe
+        }
+        let cache = BuildCache(root: outputRoot.appendingPathComponent(".cache"))
+        var objects: [String: StoredObject] = [:]
+        let hashStart = clock.now
+        if useCache {
+            for key in recipeOrder {
+                if let hit = cache.lookup(key) { objects[key] = StoredObject(hash: hit.hash, url: hit.url, bytes: hit.bytes) }
+            }
+        }
+        times.hash += clock.now - hashStart
+        let toRender = recipeOrder.filter { objects[$0] == nil }
+
+        let decodeStart = clock.now
+        let needed = Set(toRender.flatMap { recipes[$0]!.placements.map(\.image) })
+        let art = try artwork.decode(needed, maxPixels: maxImagePixels)
+        times.decode += clock.now - decodeStart
+
+        let writer = try BundleWriter(outputRoot: outputRoot, name: campaign.name)
+        let rendered = try render(toRender.map { ($0, recipes[$0]!) }, art: art, campaign: campaign, cache: cache,
+                                  times: &times, progress: progress)
+        objects.merge(rendered) { old, _ in old }
+
+        let writeStart = clock.now
+        for key in recipeOrder {
+            try writer.addObject(at: objects[key]!.url, hash: objects[key]!.hash)
+        }
+        let manifest = Manifest(
+            generator: SplashgenVersion.generator, app: campaign.app,
+            campaigns: [Manifest.Campaign(
+                id: campaign.name, schedule: campaign.schedule, grey: campaign.grey, encoding: campaign.encoding,
+                marker: Manifest.Marker(light: campaign.marker.light.hex, dark: campaign.marker.dark.hex, size: campaign.marker.size),
+                snapshots: planned.map { snapshot in
+                    let object = objects[snapshot.recipe.key]!
+                    return Manifest.Snapshot(
+                        points: snapshot.screen.points, scale: snapshot.screen.scale,
+                        pixels: snapshot.screen.pixels(snapshot.orientation), orientation: snapshot.orientation,
+                        appearance: snapshot.appearance, devices: snapshot.screen.devices.map(\.name),
+                        object: object.hash, bytes: object.bytes)
+                })])
+        let bundle = try writer.commit(manifest)
+        times.write += clock.now - writeStart
+        times.total = clock.now - started
+
+        var byFamily: [DeviceFamily: Int] = [:]
+        for snapshot in planned { byFamily[snapshot.screen.family, default: 0] += 1 }
+        let unique = Dictionary(objects.values.map { ($0.hash, $0.bytes) }) { a, _ in a }
+        return BuildReport(bundle: bundle, manifest: manifest, snapshots: planned.count, snapshotsByFamily: byFamily,
+                           uniqueObjects: unique.count, bytes: unique.values.reduce(0, +),
+                           rendered: toRender.count, reused: recipeOrder.count - toRender.count, times: times)
+    }
+
+    private struct StoredObject: Sendable {
+        var hash: String
+        var url: URL
+        var bytes: Int
+    }
+
+    /// Renders, encodes, hashes and caches recipes on `workers` threads, each with its own encoder.
+    private func render(_ jobs: [(key: String, recipe: RenderRecipe)], art: [String: RGBAImage], campaign: Campaign,
+                        cache: BuildCache, times: inout StageTimes,
+                        progress: (@Sendable (Int, Int) -> Void)?) throws -> [String: StoredObject] {
+        guard !jobs.isEmpty else { return [:] }
+        struct Shared {
+            var next = 0
+            var done = 0
+            var results: [String: StoredObject] = [:]
+            var times = StageTimes()
+            var failure: (any Error)?
+        }
+        let shared = Locked(Shared())
+        let clock = ContinuousClock()
+        let workerCount = max(1, min(workers, jobs.count))
+        DispatchQueue.concurrentPerform(iterations: workerCount) { _ in
+            let encoder: SnapshotEncoder
+            do { encoder = try SnapshotEncoder(encoding: campaign.encoding, quality: campaign.astcQuality) } catch {
+                shared.withLock { $0.failure = $0.failure ?? BuildError.encodeFailed("\(error)") }
+                return
+            }
+            var local = StageTimes()
+            while true {
+                let index: Int? = shared.withLock { state in
+                    guard state.failure == nil, state.next < jobs.count else { return nil }
+                    defer { state.next += 1 }
+                    return state.next
+                }
+                guard let index else { break }
+                let job = jobs[index]
+                do {
+                    var mark = clock.now
+                    let image = SnapshotRenderer.render(job.recipe, art: art)
+                    local.resample += clock.now - mark
+                    mark = clock.now
+                    let data = try encoder.encode(image)
+                    local.encode += clock.now - mark
+                    mark = clock.now
+                    let hash = sha256Hex(data)
+                    local.hash += clock.now - mark
+                    mark = clock.now
+                    let url = try cache.store(data, hash: hash, recipeKey: job.key)
+                    local.write += clock.now - mark
+                    let done = shared.withLock { state in
+                        state.results[job.key] = StoredObject(hash: hash, url: url, bytes: data.count)
+                        state.done += 1
+                        return state.done
+                    }
+                    progress?(done, jobs.count)
+                } catch let error as BuildError {
+                    shared.withLock { $0.failure = $0.failure ?? error }
+                } catch {
+                    shared.withLock { $0.failure = $0.failure ?? BuildError.encodeFailed("\(error)") }
+                }
+            }
+            shared.withLock { $0.times.add(local) }
+        }
+        let outcome = shared.withLock { $0 }
+        if let failure = outcome.failure { throw failure }
+        times.add(outcome.times)
+        return outcome.results
+    }
+}
+
+/// Time spent in each stage. Stages that run on several threads add up every thread's time.
+public struct StageTimes: Sendable, Equatable {
+    /// Reading, checking and decoding art; planning.
+    public var decode: Duration = .zero
+    /// Composing the canvas: resampling, blending, grey, marker.
+    public var resample: Duration = .zero
+    /// ASTC or PNG encoding.
+    public var encode: Duration = .zero
+    /// SHA-256 of objects (new ones, and cached ones being verified).
+    public var hash: Duration = .zero
+    /// Writing objects, the manifest, and moving the bundle into place.
+    public var write: Duration = .zero
+    /// Wall time of the whole build.
+    public var total: Duration = .zero
+
+    mutating func add(_ other: StageTimes) {
+        decode += other.decode
+        resample += other.resample
+        encode += other.encode
+        hash += other.hash
+        write += other.write
+    }
+}
+
+/// What a build produced.
+public struct BuildReport: Sendable {
+    /// The bundle folder.
+    public var bundle: URL
+    /// Its manifest.
+    public var manifest: Manifest
+    /// Snapshot entries (screens × orientations × appearances).
+    public var snapshots: Int
+    /// Snapshot entries per device family.
+    public var snapshotsByFamily: [DeviceFamily: Int]
+    /// Distinct objects stored.
+    public var uniqueObjects: Int
+    /// Bytes of the distinct objects.
+    public var bytes: Int
+    /// Recipes rendered in this build.
+    public var rendered: Int
+    /// Recipes taken from the cache.
+    public var reused: Int
+    /// Stage timings.
+    public var times: StageTimes
+}

@@ -1,0 +1,99 @@
+import Foundation
+import SplashApplier
+
+/// Writes a bundle into a staging folder beside its destination and moves it into place only when
+/// complete, so a failed build leaves the previous `Output/<name>/` exactly as it was.
+final class BundleWriter {
+    let destination: URL
+    let staging: URL
+    private var committed = false
+
+    /// Prepares `Output/.staging-<name>-<pid>/objects`. Fails when the output folder cannot be written.
+    init(outputRoot: URL, name: String) throws(BuildError) {
+        let fm = FileManager.default
+        destination = outputRoot.appendingPathComponent(name)
+        staging = outputRoot.appendingPathComponent(".staging-\(name)-\(getpid())")
+        do {
+            try fm.createDirectory(at: outputRoot, withIntermediateDirectories: true)
+            Self.removeAbandonedStaging(in: outputRoot, name: name)
+            try? fm.removeItem(at: staging)
+            try fm.createDirectory(at: staging.appendingPathComponent("objects"), withIntermediateDirectories: true)
+        } catch {
+            throw .outputNotWritable(path: outputRoot.path, reason: Self.reason(error))
+        }
+    }
+
+    deinit {
+        if !committed { try? FileManager.default.removeItem(at: staging) }
+    }
+
+    /// Adds an object by hard link (falling back to a copy) from a file already written.
+    func addObject(at source: URL, hash: String) throws(BuildError) {
+        let target = staging.appendingPathComponent("objects").appendingPathComponent(hash)
+        guard !FileManager.default.fileExists(atPath: target.path) else { return }
+        do {
+            do { try FileManager.default.linkItem(at: source, to: target) } catch {
+                try FileManager.default.copyItem(at: source, to: target)
+            }
+        } catch {
+            throw .outputNotWritable(path: target.path, reason: Self.reason(error))
+        }
+    }
+
+    /// Writes the manifest, then swaps the staging folder into place.
+    func commit(_ manifest: Manifest) throws(BuildError) -> URL {
+        let fm = FileManager.default
+        do {
+            try manifest.encoded().write(to: staging.appendingPathComponent("manifest.json"))
+            if fm.fileExists(atPath: destination.path) {
+                let old = destination.deletingLastPathComponent().appendingPathComponent(".old-\(destination.lastPathComponent)-\(getpid())")
+                try? fm.removeItem(at: old)
+                try fm.moveItem(at: destination, to: old)
+                do { try fm.moveItem(at: staging, to: destination) } catch {
+                    try? fm.moveItem(at: old, to: destination)
+                    throw error
+                }
+                try? fm.removeItem(at: old)
+            } else {
+                try fm.moveItem(at: staging, to: destination)
+            }
+        } catch {
+            throw .outputNotWritable(path: destination.path, reason: Self.reason(error))
+        }
+        committed = true
+        return destination
+    }
+
+    /// Staging folders of this name left by builds that were killed (their process is gone).
+    private static func removeAbandonedStaging(in root: URL, name: String) {
+        let prefix = ".staging-\(name)-"
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where entry.hasPrefix(prefix) {
+            if let pid = Int32(entry.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0 {
+                try? FileManager.default.removeItem(at: root.appendingPathComponent(entry))
+            }
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain, let text = strerror(Int32(underlying.code)) {
+            return String(cString: text)
+        }
+        return (error as NSError).localizedDescription
+    }
+}
+
+/// Why a build could not produce its bundle.
+public enum BuildError: Error, Equatable, CustomStringConvertible {
+    /// The output folder could not be created or written.
+    case outputNotWritable(path: String, reason: String)
+    /// A snapshot could not be encoded.
+    case encodeFailed(String)
+
+    public var description: String {
+        switch self {
+        case .outputNotWritable(let path, let reason): return "cannot write the output folder \(path): \(reason)"
+        case .encodeFailed(let detail): return "encoding failed: \(detail)"
+        }
+    }
+}

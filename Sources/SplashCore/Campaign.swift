@@ -1,0 +1,166 @@
+import Foundation
+import SplashApplier
+
+/// A campaign as its YAML file describes it, after validation. Pure data.
+public struct Campaign: Equatable, Sendable {
+    /// The newest campaign-file schema this version reads.
+    public static let currentSchema = 1
+
+    /// The campaign's name; also the bundle's folder under `Output/`.
+    public var name: String
+    /// The app and the version range the campaign applies to.
+    public var app: Manifest.App
+    /// When it is in force.
+    public var schedule: Manifest.Schedule
+    /// Whether the launch screen is shown in grey.
+    public var grey: Bool
+    /// What the snapshot objects hold.
+    public var encoding: SnapshotEncoding
+    /// astcenc effort for `ktx`.
+    public var astcQuality: ASTCQuality
+    /// Orientations to render.
+    public var orientations: [Orientation]
+    /// The screens to render, after the campaign's catalogue changes and device selection.
+    public var screens: [Screen]
+    /// The storyboard's marker.
+    public var marker: Marker
+    /// What each appearance shows; `light` is always present.
+    public var appearances: [Appearance: AppearanceSpec]
+    /// The folder that relative image paths start from.
+    public var baseDirectory: URL
+
+    /// The storyboard's bottom-right marker view.
+    public struct Marker: Equatable, Hashable, Sendable {
+        /// Its colour in light appearance.
+        public var light: RGBAColor
+        /// Its colour in dark appearance.
+        public var dark: RGBAColor
+        /// Side of the square in pixels.
+        public var size: Int
+
+        /// The colour for one appearance.
+        public subscript(appearance: Appearance) -> RGBAColor { appearance == .light ? light : dark }
+    }
+
+    /// One appearance: a background and a stack of layers, bottom first.
+    public struct AppearanceSpec: Equatable, Sendable {
+        /// Opaque background colour.
+        public var background: RGBAColor
+        /// Layers drawn in order over the background.
+        public var layers: [Layer]
+    }
+
+    /// One piece of art placed on the canvas.
+    public struct Layer: Equatable, Sendable {
+        /// The PNG, as written in the campaign (relative to the campaign's folder).
+        public var image: String
+        /// Where `image` was written, for error messages.
+        public var source: SourceLocation
+        /// How the art is sized.
+        public var fit: Fit
+        /// Where it is placed within its region.
+        public var anchor: Anchor
+        /// Width in points (`fit: none`).
+        public var width: Double?
+        /// Height in points (`fit: none`).
+        public var height: Double?
+        /// Inset of the region from its edges, in points.
+        public var margin: Double
+        /// Whether the region is the safe area rather than the whole screen.
+        public var safeArea: Bool
+        /// Only draw in this orientation, when set.
+        public var orientation: Orientation?
+    }
+
+    /// How a layer is sized.
+    public enum Fit: String, CaseIterable, Sendable {
+        /// Cover the region, cropping what overflows (full-bleed art).
+        case fill
+        /// Fit inside the region, letterboxed by the background.
+        case fit
+        /// A size given in points (`width` and/or `height`).
+        case none
+    }
+
+    /// Where a layer sits in its region.
+    public enum Anchor: String, CaseIterable, Sendable {
+        case center, top, bottom, left, right
+        case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+
+        /// Horizontal and vertical position: 0 = left/top, 0.5 = centre, 1 = right/bottom.
+        public var unit: (x: Double, y: Double) {
+            switch self {
+            case .center: return (0.5, 0.5)
+            case .top: return (0.5, 0)
+            case .bottom: return (0.5, 1)
+            case .left: return (0, 0.5)
+            case .right: return (1, 0.5)
+            case .topLeft: return (0, 0)
+            case .topRight: return (1, 0)
+            case .bottomLeft: return (0, 1)
+            case .bottomRight: return (1, 1)
+            }
+        }
+    }
+
+    /// The appearances to render, light first.
+    public var renderedAppearances: [Appearance] { Appearance.allCases.filter { appearances[$0] != nil } }
+
+    /// The absolute location of a layer's image.
+    public func url(of layer: Layer) -> URL {
+        URL(fileURLWithPath: layer.image, relativeTo: baseDirectory).standardizedFileURL
+    }
+}
+
+/// A place in a campaign file: file, 1-based line and column, and the key path.
+public struct SourceLocation: Equatable, Hashable, Sendable {
+    /// The file as the user named it.
+    public var file: String
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column.
+    public var column: Int
+    /// Dotted key path, e.g. `appearances.dark.layers[1].fit`.
+    public var keyPath: String
+
+    /// Makes a location.
+    public init(file: String, line: Int, column: Int, keyPath: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.keyPath = keyPath
+    }
+}
+
+/// One problem in a campaign file, printed like a compiler's.
+public struct Diagnostic: Equatable, Sendable, CustomStringConvertible {
+    /// Where.
+    public var location: SourceLocation
+    /// What is wrong, and the fix when there is one.
+    public var message: String
+
+    /// Makes a diagnostic.
+    public init(_ location: SourceLocation, _ message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    /// `file:line:col: error: key.path: message`.
+    public var description: String {
+        let path = location.keyPath.isEmpty ? "" : location.keyPath + ": "
+        return "\(location.file):\(location.line):\(location.column): error: \(path)\(message)"
+    }
+}
+
+/// Every problem found in a campaign file.
+public struct CampaignError: Error, Equatable, CustomStringConvertible {
+    /// The problems, in file order.
+    public var diagnostics: [Diagnostic]
+
+    /// Makes an error from diagnostics.
+    public init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics
+    }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

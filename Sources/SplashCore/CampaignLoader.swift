@@ -1,0 +1,353 @@
+import Foundation
+import SplashApplier
+import Yams
+
+/// Reads a campaign YAML file into a validated ``Campaign``. Decoding and validation report every
+/// problem of the file in one ``CampaignError``, each at its file:line:column and key path.
+public struct CampaignLoader: Sendable {
+    /// The catalogue that `devices` names refer to (before the campaign's own `catalogue` changes).
+    public var catalogue: DeviceCatalogue
+
+    /// Makes a loader over a device catalogue.
+    public init(catalogue: DeviceCatalogue) {
+        self.catalogue = catalogue
+    }
+
+    /// Loads the campaign at `url`; messages name the file as `displayPath`.
+    public func load(contentsOf url: URL, displayPath: String? = nil) throws(CampaignError) -> Campaign {
+        let file = displayPath ?? url.path
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "the file is not readable UTF-8 text" : "no such file"
+            throw CampaignError([Diagnostic(SourceLocation(file: file, line: 1, column: 1, keyPath: ""), reason)])
+        }
+        return try load(yaml: text, file: file, baseDirectory: url.deletingLastPathComponent())
+    }
+
+    /// Loads a campaign from YAML text; image paths are relative to `baseDirectory`.
+    public func load(yaml: String, file: String, baseDirectory: URL) throws(CampaignError) -> Campaign {
+        let reader = YAMLReader(file: file)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw CampaignError([Self.diagnostic(forYAMLError: error, file: file)])
+        }
+        guard let root else {
+            throw CampaignError([Diagnostic(SourceLocation(file: file, line: 1, column: 1, keyPath: ""), "the file is empty; expected a campaign mapping")])
+        }
+        var reading = Reading(reader: reader, catalogue: catalogue, baseDirectory: baseDirectory)
+        let campaign = reading.campaign(root)
+        guard reader.diagnostics.isEmpty, let campaign else {
+            throw CampaignError(reader.diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) })
+        }
+        return campaign
+    }
+
+    static func diagnostic(forYAMLError error: any Error, file: String) -> Diagnostic {
+        var line = 1, column = 1, message = String(describing: error)
+        if let yamlError = error as? YamlError {
+            switch yamlError {
+            case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+                 .composer(let context, let problem, let mark, _):
+                (line, column) = (mark.line, mark.column)
+                message = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            case .reader(let problem, _, _, _):
+                message = problem
+            default:
+                break
+            }
+        }
+        return Diagnostic(SourceLocation(file: file, line: line, column: column, keyPath: ""), "malformed YAML: \(message)")
+    }
+}
+
+/// One pass over one file's tree.
+private struct Reading {
+    let reader: YAMLReader
+    var catalogue: DeviceCatalogue
+    let baseDirectory: URL
+
+    static let topKeys = ["schema", "name", "app", "schedule", "grey", "encoding", "astc_quality", "orientations",
+                          "devices", "marker", "appearances", "catalogue"]
+
+    mutating func campaign(_ root: Node) -> Campaign? {
+        guard let top = reader.mapping(root, "", keys: Self.topKeys, required: ["schema", "name", "app", "schedule", "appearances"]) else {
+            return nil
+        }
+        if let node = top["schema"], let schema = reader.int(node, "schema", in: 1...Int.max), schema > Campaign.currentSchema {
+            reader.error(node, "schema", "campaign schema \(schema) is newer than this splashgen understands (schema \(Campaign.currentSchema)); update splashgen")
+            return nil
+        }
+        let name = top["name"].flatMap(name)
+        let app = top["app"].flatMap(app)
+        let schedule = top["schedule"].flatMap(schedule)
+        let grey = top["grey"].map { reader.bool($0, "grey") } ?? false
+        let encoding = top["encoding"].map { reader.oneOf($0, "encoding", as: SnapshotEncoding.self) } ?? .ktx
+        let quality = top["astc_quality"].map { reader.oneOf($0, "astc_quality", as: ASTCQuality.self) } ?? .medium
+        let orientations = top["orientations"].map(orientations) ?? [.portrait]
+        if let node = top["catalogue"] { readCatalogue(node) }
+        let screens = devices(top["devices"])
+        let marker = self.marker(top["marker"])
+        let appearances = top["appearances"].flatMap { node in self.appearances(node, orientations: orientations ?? []) }
+
+        guard let name, let app, let schedule, let grey, let encoding, let quality, let orientations, let screens,
+              let marker, let appearances else { return nil }
+        return Campaign(name: name, app: app, schedule: schedule, grey: grey, encoding: encoding, astcQuality: quality,
+                        orientations: orientations, screens: screens, marker: marker, appearances: appearances,
+                        baseDirectory: baseDirectory)
+    }
+
+    func name(_ node: Node) -> String? {
+        guard let name = reader.string(node, "name") else { return nil }
+        guard name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil else {
+            reader.error(node, "name", "expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"\(name)\"")
+            return nil
+        }
+        return name
+    }
+
+    func app(_ node: Node) -> Manifest.App? {
+        guard let keys = reader.mapping(node, "app", keys: ["bundle_id", "min_version", "max_version"], required: ["bundle_id"]) else {
+            return nil
+        }
+        let bundleID = keys["bundle_id"].flatMap { node -> String? in
+            guard let id = reader.string(node, "app.bundle_id") else { return nil }
+            guard id.range(of: #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$"#, options: .regularExpression) != nil else {
+                reader.error(node, "app.bundle_id", "expected a reverse-DNS bundle identifier such as com.example.shop; found \"\(id)\"")
+                return nil
+            }
+            return id
+        }
+        func version(_ key: String) -> String?? {
+            guard let node = keys[key] else { return .some(nil) }
+            guard case .scalar(let scalar) = node, scalar.string.range(of: #"^[0-9]+(\.[0-9]+)*$"#, options: .regularExpression) != nil else {
+                reader.error(node, "app.\(key)", "expected a version such as 5.2 or 5.2.1; found \(reader.describe(node))")
+                return nil
+            }
+            return .some(scalar.string)
+        }
+        guard let bundleID, let min = version("min_version"), let max = version("max_version") else { return nil }
+        if let min, let max, VersionNumber(min) > VersionNumber(max) {
+            reader.error(keys["max_version"], "app.max_version", "max_version \(max) is lower than min_version \(min)")
+            return nil
+        }
+        return Manifest.App(bundleID: bundleID, minVersion: min, maxVersion: max)
+    }
+
+    func schedule(_ node: Node) -> Manifest.Schedule? {
+        guard let keys = reader.mapping(node, "schedule", keys: ["start", "end"], required: ["start", "end"]) else { return nil }
+        let start = keys["start"].flatMap { reader.date($0, "schedule.start") }
+        let end = keys["end"].flatMap { reader.date($0, "schedule.end") }
+        guard let start, let end else { return nil }
+        guard end > start else {
+            reader.error(keys["end"], "schedule.end", "the campaign ends before it starts; end must be after start")
+            return nil
+        }
+        return Manifest.Schedule(start: start, end: end)
+    }
+
+    func orientations(_ node: Node) -> [Orientation]? {
+        guard let items = reader.sequence(node, "orientations") else { return nil }
+        var result: [Orientation] = []
+        var ok = true
+        for (index, item) in items.enumerated() {
+            guard let orientation = reader.oneOf(item, "orientations[\(index)]", as: Orientation.self) else { ok = false; continue }
+            if result.contains(orientation) {
+                reader.error(item, "orientations[\(index)]", "\(orientation.rawValue) is listed twice")
+                ok = false
+            }
+            result.append(orientation)
+        }
+        if items.isEmpty {
+            reader.error(node, "orientations", "expected at least one of portrait, landscape")
+            ok = false
+        }
+        return ok ? result.sorted() : nil
+    }
+
+    func devices(_ node: Node?) -> [Screen]? {
+        guard let node else { return DeviceCatalogue.screens(of: catalogue.devices) }
+        if case .scalar(let scalar) = node, scalar.string == "all" { return DeviceCatalogue.screens(of: catalogue.devices) }
+        guard case .sequence = node, let items = reader.sequence(node, "devices") else {
+            reader.error(node, "devices", "expected all, or a list of iphone, ipad and device names; found \(reader.describe(node))")
+            return nil
+        }
+        var selectors: [DeviceSelector] = []
+        for (index, item) in items.enumerated() {
+            guard let word = reader.string(item, "devices[\(index)]") else { continue }
+            if let family = DeviceFamily(rawValue: word.lowercased()) {
+                selectors.append(.family(family))
+            } else if catalogue.device(named: word) != nil {
+                selectors.append(.named(word))
+            } else {
+                let names = ["all"] + DeviceFamily.allCases.map(\.rawValue) + catalogue.devices.map(\.name)
+                let suggestion = YAMLReader.closest(to: word, in: names).map { "; did you mean '\($0)'?" } ?? "; `splashgen devices` lists the catalogue"
+                reader.error(item, "devices[\(index)]", "unknown device \"\(word)\"\(suggestion)")
+            }
+        }
+        if items.isEmpty { reader.error(node, "devices", "expected at least one device") }
+        guard selectors.count == items.count, !items.isEmpty else { return nil }
+        return DeviceCatalogue.screens(of: catalogue.select(.some(selectors)))
+    }
+
+    func marker(_ node: Node?) -> Campaign.Marker? {
+        var marker = Campaign.Marker(light: RGBAColor(r: 255, g: 255, b: 255), dark: RGBAColor(r: 0, g: 0, b: 0), size: 2)
+        guard let node else { return marker }
+        guard let keys = reader.mapping(node, "marker", keys: ["light", "dark", "size"]) else { return nil }
+        var ok = true
+        if let value = keys["light"] { if let color = reader.color(value, "marker.light") { marker.light = color } else { ok = false } }
+        if let value = keys["dark"] { if let color = reader.color(value, "marker.dark") { marker.dark = color } else { ok = false } }
+        if let value = keys["size"] { if let size = reader.int(value, "marker.size", in: 1...16) { marker.size = size } else { ok = false } }
+        if ok, marker.light == marker.dark {
+            reader.error(node, "marker", "the light and dark marker colours are the same, so appearance cannot be told apart")
+            ok = false
+        }
+        return ok ? marker : nil
+    }
+
+    func appearances(_ node: Node, orientations: [Orientation]) -> [Appearance: Campaign.AppearanceSpec]? {
+        guard let keys = reader.mapping(node, "appearances", keys: Appearance.allCases.map(\.rawValue), required: ["light"]) else {
+            return nil
+        }
+        var result: [Appearance: Campaign.AppearanceSpec] = [:]
+        var ok = true
+        for appearance in Appearance.allCases {
+            guard let value = keys[appearance.rawValue] else { continue }
+            if let spec = appearanceSpec(value, "appearances.\(appearance.rawValue)", orientations: orientations) {
+                result[appearance] = spec
+            } else {
+                ok = false
+            }
+        }
+        return ok && result[.light] != nil ? result : nil
+    }
+
+    func appearanceSpec(_ node: Node, _ path: String, orientations: [Orientation]) -> Campaign.AppearanceSpec? {
+        guard let keys = reader.mapping(node, path, keys: ["background", "layers"], required: ["background"]) else { return nil }
+        let background = keys["background"].flatMap { reader.color($0, path + ".background") }
+        var layers: [Campaign.Layer]? = []
+        if let list = keys["layers"] {
+            if let items = reader.sequence(list, path + ".layers") {
+                for (index, item) in items.enumerated() {
+                    let layer = self.layer(item, "\(path).layers[\(index)]", orientations: orientations)
+                    if let layer { layers?.append(layer) } else { layers = nil }
+                }
+            } else {
+                layers = nil
+            }
+        }
+        guard let background, let layers else { return nil }
+        return Campaign.AppearanceSpec(background: background, layers: layers)
+    }
+
+    func layer(_ node: Node, _ path: String, orientations: [Orientation]) -> Campaign.Layer? {
+        let keyNames = ["image", "fit", "anchor", "width", "height", "margin", "safe_area", "orientation"]
+        guard let keys = reader.mapping(node, path, keys: keyNames, required: ["image"]) else { return nil }
+        let errorsBefore = reader.diagnostics.count
+        let image = keys["image"].flatMap { node -> String? in
+            guard let image = reader.string(node, path + ".image") else { return nil }
+            var isDirectory: ObjCBool = false
+            let url = URL(fileURLWithPath: image, relativeTo: baseDirectory)
+            if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) || isDirectory.boolValue {
+                reader.error(node, path + ".image", "no such image file \"\(image)\" (paths are relative to the campaign file's folder)")
+                return nil
+            }
+            return image
+        }
+        let fit = keys["fit"].map { reader.oneOf($0, path + ".fit", as: Campaign.Fit.self) } ?? .fill
+        let anchor = keys["anchor"].map { reader.oneOf($0, path + ".anchor", as: Campaign.Anchor.self) } ?? .center
+        let width = keys["width"].map { reader.number($0, path + ".width", in: 0.5...10_000) }
+        let height = keys["height"].map { reader.number($0, path + ".height", in: 0.5...10_000) }
+        let margin = keys["margin"].map { reader.number($0, path + ".margin", in: 0...10_000) } ?? 0
+        let orientation = keys["orientation"].map { reader.oneOf($0, path + ".orientation", as: Orientation.self) }
+        let safeArea = keys["safe_area"].map { reader.bool($0, path + ".safe_area") } ?? (fit == Campaign.Fit.none)
+        guard reader.diagnostics.count == errorsBefore, let image, let imageNode = keys["image"], let fit, let anchor,
+              let margin, let safeArea else { return nil }
+        if fit == .none, width == nil, height == nil {
+            reader.error(node, path, "fit: none needs a width or a height in points")
+            return nil
+        }
+        if fit != .none, let extra = keys["width"] ?? keys["height"] {
+            reader.error(extra, path, "width and height apply only to fit: none; \(fit.rawValue) sizes the art to its region")
+            return nil
+        }
+        if let orientation = orientation ?? nil, !orientations.contains(orientation) {
+            reader.error(keys["orientation"], path + ".orientation", "the campaign does not render \(orientation.rawValue); add it to orientations")
+            return nil
+        }
+        return Campaign.Layer(image: image, source: reader.location(imageNode, path + ".image"), fit: fit, anchor: anchor,
+                              width: width ?? nil, height: height ?? nil, margin: margin, safeArea: safeArea,
+                              orientation: orientation ?? nil)
+    }
+
+    /// Applies the campaign's `catalogue:` additions and overrides.
+    mutating func readCatalogue(_ node: Node) {
+        guard let items = reader.sequence(node, "catalogue") else { return }
+        for (index, item) in items.enumerated() {
+            let path = "catalogue[\(index)]"
+            guard let keys = reader.mapping(item, path, keys: ["name", "family", "points", "scale", "safe_area"], required: ["name"]),
+                  let nameNode = keys["name"], let name = reader.string(nameNode, path + ".name") else { continue }
+            let existing = catalogue.device(named: name)
+            if existing == nil {
+                for key in ["family", "points", "scale"] where keys[key] == nil {
+                    reader.error(item, path, "a new device needs '\(key)' (\"\(name)\" is not in the catalogue)")
+                }
+            }
+            let family = keys["family"].map { reader.oneOf($0, path + ".family", as: DeviceFamily.self) } ?? existing?.family
+            let points = keys["points"].map { size($0, path + ".points") } ?? existing?.points
+            let scale = keys["scale"].map { reader.int($0, path + ".scale", in: 1...3) } ?? existing?.scale
+            let safeArea = keys["safe_area"].map { safeAreas($0, path + ".safe_area") } ?? existing?.safeArea ?? SafeAreas()
+            guard let family = family ?? nil, let points = points ?? nil, let scale = scale ?? nil, let safeArea else { continue }
+            catalogue = catalogue.replacing(Device(name: existing?.name ?? name, family: family, points: points, scale: scale, safeArea: safeArea))
+        }
+    }
+
+    func size(_ node: Node, _ path: String) -> Manifest.Size? {
+        guard let keys = reader.mapping(node, path, keys: ["width", "height"], required: ["width", "height"]) else { return nil }
+        let width = keys["width"].flatMap { reader.int($0, path + ".width", in: 100...4096) }
+        let height = keys["height"].flatMap { reader.int($0, path + ".height", in: 100...4096) }
+        guard let width, let height else { return nil }
+        guard width <= height else {
+            reader.error(node, path, "points are given in portrait: width must not exceed height")
+            return nil
+        }
+        return Manifest.Size(width: width, height: height)
+    }
+
+    func safeAreas(_ node: Node, _ path: String) -> SafeAreas? {
+        guard let keys = reader.mapping(node, path, keys: ["portrait", "landscape"]) else { return nil }
+        func insets(_ key: String) -> Insets?? {
+            guard let node = keys[key] else { return .some(Insets()) }
+            guard let edges = reader.mapping(node, path + "." + key, keys: ["top", "left", "bottom", "right"]) else { return nil }
+            var values: [String: Double] = [:]
+            for (edge, value) in edges {
+                guard let number = reader.number(value, "\(path).\(key).\(edge)", in: 0...500) else { return nil }
+                values[edge] = number
+            }
+            return Insets(top: values["top"] ?? 0, left: values["left"] ?? 0, bottom: values["bottom"] ?? 0, right: values["right"] ?? 0)
+        }
+        guard let portrait = insets("portrait") ?? nil, let landscape = insets("landscape") ?? nil else { return nil }
+        return SafeAreas(portrait: portrait, landscape: landscape)
+    }
+}
+
+/// A dotted numeric version, compared component by component (5.10 > 5.9).
+struct VersionNumber: Comparable {
+    let parts: [Int]
+
+    init(_ text: String) {
+        parts = text.split(separator: ".").map { Int($0) ?? 0 }
+    }
+
+    static func < (a: VersionNumber, b: VersionNumber) -> Bool {
+        let count = max(a.parts.count, b.parts.count)
+        let x = a.parts + Array(repeating: 0, count: count - a.parts.count)
+        let y = b.parts + Array(repeating: 0, count: count - b.parts.count)
+        return x.lexicographicallyPrecedes(y)
+    }
+
+    static func == (a: VersionNumber, b: VersionNumber) -> Bool { !(a < b) && !(b < a) }
+}

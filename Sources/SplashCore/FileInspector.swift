@@ -1,0 +1,48 @@
+import Foundation
+import SplashApplier
+
+/// Describes a snapshot file's container without decoding pixels: for `splashgen inspect`.
+public enum FileInspector {
+    /// Labelled facts about `data`, in a stable order.
+    public static func describe(_ data: Data) throws -> [(label: String, value: String)] {
+        switch SnapshotContent(sniffing: data) {
+        case .ktx:
+            let file = try KTXFile(parsing: data)
+            let format = file.glInternalFormat == KTXFile.astc4x4RGBA ? "ASTC 4x4 RGBA (0x93B0)" : String(format: "0x%04X", file.glInternalFormat)
+            var lines: [(String, String)] = [
+                ("format", "KTX 1.1, little-endian"),
+                ("size", "\(file.pixelWidth)x\(file.pixelHeight)"),
+                ("glInternalFormat", format),
+                ("glBaseInternalFormat", String(format: "0x%04X", file.glBaseInternalFormat)),
+                ("glType / glFormat / glTypeSize", "\(file.glType) / \(file.glFormat) / \(file.glTypeSize)"),
+                ("levels", "\(max(1, file.numberOfMipmapLevels)) (faces \(file.numberOfFaces), array elements \(file.numberOfArrayElements), depth \(file.pixelDepth))"),
+                ("level 0 bytes", "\(file.levelData.count)"),
+            ]
+            if file.keyValues.isEmpty { lines.append(("key/values", "none")) }
+            for pair in file.keyValues {
+                let text = String(data: pair.value.prefix { $0 != 0 }, encoding: .utf8) ?? "\(pair.value.count) bytes"
+                lines.append(("key " + pair.key, text))
+            }
+            return lines
+        case .png:
+            let size = try PNGCodec.size(of: data)
+            let bytes = [UInt8](data.prefix(33))
+            let colorTypes = [0: "grey", 2: "RGB", 3: "palette", 4: "grey+alpha", 6: "RGBA"]
+            // IHDR is the first chunk of every PNG: depth, colour type and interlace sit at fixed offsets.
+            return [
+                ("format", "PNG"),
+                ("size", "\(size.width)x\(size.height)"),
+                ("bit depth", "\(bytes[24])"),
+                ("colour type", colorTypes[Int(bytes[25])] ?? "unknown (\(bytes[25]))"),
+                ("interlace", bytes[28] == 1 ? "Adam7" : "none"),
+                ("bytes", "\(data.count)"),
+            ]
+        case .atx:
+            return [("format", "Apple ATX container (AAPL), as recent iOS releases write; splashgen does not decode it"), ("bytes", "\(data.count)")]
+        case .jpeg:
+            return [("format", "JPEG"), ("bytes", "\(data.count)")]
+        case nil:
+            throw SnapshotDecodeError.unrecognised
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import CPNG
+import Foundation
+import SplashApplier
+
+/// PNG in and out through libpng's simplified `png_image_*` API (the low-level API longjmps on
+/// error, which Swift cannot survive). Every PNG kind decodes to 8-bit sRGB RGBA.
+public enum PNGCodec {
+    /// The default ceiling on decoded pixels (8192×8192), checked before any pixel memory is taken.
+    public static let defaultMaxPixels = 8192 * 8192
+
+    /// Pixel size from the header alone, after checking the signature.
+    public static func size(of data: Data) throws(ImageError) -> (width: Int, height: Int) {
+        try withImage(data) { image throws(ImageError) in (Int(image.width), Int(image.height)) }
+    }
+
+    /// Decodes any PNG (8/16-bit, palette, grey, grey+alpha, interlaced) to straight-alpha RGBA8.
+    /// Refuses images over `maxPixels` before allocating them.
+    public static func decode(_ data: Data, maxPixels: Int = defaultMaxPixels) throws(ImageError) -> RGBAImage {
+        try withImage(data) { image throws(ImageError) in
+            let width = Int(image.width), height = Int(image.height)
+            guard width * height <= maxPixels else { throw .tooLarge(width: width, height: height, limit: maxPixels) }
+            // A 16-bit file without gAMA/sRGB is, in practice, sRGB-encoded like every 8-bit one;
+            // libpng's simplified API would otherwise take it as linear and brighten it.
+            image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+            image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            let ok = pixels.withUnsafeMutableBytes { buffer in
+                png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+            }
+            guard ok != 0 else { throw .corrupt(message(of: image)) }
+            return RGBAImage(width: width, height: height, pixels: pixels)
+        }
+    }
+
+    /// Encodes straight-alpha RGBA8 as a PNG; the same pixels always give the same bytes.
+    public static func encode(_ rgba: RGBAImage) throws(ImageError) -> Data {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(rgba.width)
+        image.height = UInt32(rgba.height)
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+        var size = 0
+        let measured = rgba.pixels.withUnsafeBytes { buffer in
+            png_image_write_to_memory(&image, nil, &size, 0, buffer.baseAddress, Int32(rgba.width * 4), nil)
+        }
+        guard measured != 0 else { throw .encodeFailed(message(of: image)) }
+        var out = Data(count: size)
+        let written = out.withUnsafeMutableBytes { target in
+            rgba.pixels.withUnsafeBytes { buffer in
+                png_image_write_to_memory(&image, target.baseAddress, &size, 0, buffer.baseAddress, Int32(rgba.width * 4), nil)
+            }
+        }
+        guard written != 0 else { throw .encodeFailed(message(of: image)) }
+        return out.prefix(size)
+    }
+
+    /// Opens the header of `data` with libpng and hands the `png_image` to `body`; always frees it.
+    private static func withImage<T>(_ data: Data, _ body: (inout png_image) throws(ImageError) -> T) throws(ImageError) -> T {
+        guard SnapshotContent(sniffing: data) == .png else {
+            throw data.isEmpty ? .empty : .notPNG
+        }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        let result: Result<T, ImageError> = data.withUnsafeBytes { buffer in
+            guard png_image_begin_read_from_memory(&image, buffer.baseAddress, buffer.count) != 0 else {
+                return .failure(.corrupt(message(of: image)))
+            }
+            do throws(ImageError) { return .success(try body(&image)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private static func message(of image: png_image) -> String {
+        withUnsafeBytes(of: image.message) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}
+
+/// Why an image could not be read or written.
+public enum ImageError: Error, Equatable, CustomStringConvertible {
+    /// The file has no bytes.
+    case empty
+    /// The bytes do not start with the PNG signature.
+    case notPNG
+    /// libpng stopped: truncated or damaged data.
+    case corrupt(String)
+    /// More pixels than allowed (a decompression bomb, or art far too large for a launch screen).
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// libpng could not encode.
+    case encodeFailed(String)
+
+    public var description: String {
+        switch self {
+        case .empty: return "the file is empty"
+        case .notPNG: return "not a PNG file (the PNG signature is missing)"
+        case .corrupt(let message): return "truncated or corrupt PNG (libpng: \(message))"
+        case .tooLarge(let w, let h, let limit):
+            return "image is \(w)x\(h) = \(w * h) pixels, over the limit of \(limit) pixels"
+        case .encodeFailed(let message): return "PNG encoding failed (libpng: \(message))"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Draws a ``RenderRecipe``: background, resampled art (cropped to the canvas), grey, marker.
+public enum SnapshotRenderer {
+    /// The snapshot's pixels. `art` holds the decoded image of every placement, by path.
+    public static func render(_ recipe: RenderRecipe, art: [String: RGBAImage]) -> RGBAImage {
+        var canvas = RGBAImage(width: recipe.width, height: recipe.height, fill: RGBAColor(hex: recipe.background)!)
+        for placement in recipe.placements {
+            let x0 = max(0, placement.x), y0 = max(0, placement.y)
+            let x1 = min(recipe.width, placement.x + placement.width), y1 = min(recipe.height, placement.y + placement.height)
+            guard x1 > x0, y1 > y0 else { continue }
+            let piece = Resampler.resize(art[placement.image]!, width: placement.width, height: placement.height,
+                                         visible: (x0 - placement.x, y0 - placement.y, x1 - x0, y1 - y0))
+            blend(piece, over: &canvas, atX: x0, y: y0)
+        }
+        if recipe.grey { makeGrey(&canvas) }
+        stampMarker(RGBAColor(hex: recipe.marker)!, size: recipe.markerSize, on: &canvas)
+        return canvas
+    }
+
+    /// Straight-alpha "source over" onto an opaque canvas. Like UIKit's default drawing, the mix
+    /// happens on the sRGB-encoded values.
+    static func blend(_ piece: RGBAImage, over canvas: inout RGBAImage, atX left: Int, y top: Int) {
+        let canvasWidth = canvas.width
+        piece.pixels.withUnsafeBufferPointer { src in
+            canvas.pixels.withUnsafeMutableBufferPointer { dst in
+                for row in 0..<piece.height {
+                    var s = row * piece.width * 4
+                    var d = ((top + row) * canvasWidth + left) * 4
+                    for _ in 0..<piece.width {
+                        let alpha = UInt32(src[s + 3])
+                        if alpha == 255 {
+                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                        } else if alpha != 0 {
+                            let inverse = 255 - alpha
+                            for c in 0..<3 {
+                                let mixed = UInt32(src[s + c]) * alpha + UInt32(dst[d + c]) * inverse + 127
+                                dst[d + c] = UInt8(mixed / 255)
+                            }
+                        }
+                        s += 4
+                        d += 4
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replaces every colour by its luminance (Rec. 709 weights on linear light), R = G = B.
+    static func makeGrey(_ image: inout RGBAImage) {
+        let toLinear = ColorTables.srgbToLinear
+        let toSRGB = ColorTables.linear16ToSRGB
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let y = 0.2126 * toLinear[Int(p[i])] + 0.7152 * toLinear[Int(p[i + 1])] + 0.0722 * toLinear[Int(p[i + 2])]
+                let grey = toSRGB[Int((min(1, y) * 65535).rounded())]
+                p[i] = grey; p[i + 1] = grey; p[i + 2] = grey
+                i += 4
+            }
+        }
+    }
+
+    /// Paints the marker square into the bottom-right corner, where the storyboard's marker view sits.
+    static func stampMarker(_ color: RGBAColor, size: Int, on image: inout RGBAImage) {
+        for y in max(0, image.height - size)..<image.height {
+            for x in max(0, image.width - size)..<image.width {
+                let i = (y * image.width + x) * 4
+                image.pixels[i] = color.r; image.pixels[i + 1] = color.g; image.pixels[i + 2] = color.b; image.pixels[i + 3] = 255
+            }
+        }
+    }
+}
+
+/// The sRGB transfer function, tabulated.
+enum ColorTables {
+    /// sRGB byte → linear light in 0…1.
+    static let srgbToLinear: [Float] = (0..<256).map { value in
+        let c = Float(value) / 255
+        return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
+    }
+
+    /// Linear light in 1/65535 steps → sRGB byte.
+    static let linear16ToSRGB: [UInt8] = (0..<65536).map { value in
+        let l = Float(value) / 65535
+        let c = l <= 0.0031308 ? l * 12.92 : 1.055 * powf(l, 1 / 2.4) - 0.055
+        return UInt8((c * 255).rounded())
+    }
+}

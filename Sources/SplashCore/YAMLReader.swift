@@ -1,0 +1,189 @@
+import Foundation
+import Yams
+
+/// Walks a composed YAML tree and reads typed values, collecting every problem as a
+/// ``Diagnostic`` with file, line, column and key path instead of stopping at the first.
+final class YAMLReader {
+    let file: String
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: String) {
+        self.file = file
+    }
+
+    /// Records a problem at `node` (or at line 1, column 1 when the node has no mark).
+    func error(_ node: Node?, _ path: String, _ message: String) {
+        let mark = node?.mark
+        diagnostics.append(Diagnostic(SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1, keyPath: path), message))
+    }
+
+    /// The location of `node`, for errors found later (e.g. while reading an image).
+    func location(_ node: Node, _ path: String) -> SourceLocation {
+        SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, keyPath: path)
+    }
+
+    /// A mapping's values by key. Unknown keys are reported with a suggestion, missing required ones
+    /// at the mapping. Returns nil (after reporting) when `node` is not a mapping.
+    func mapping(_ node: Node, _ path: String, keys: [String], required: [String] = []) -> [String: Node]? {
+        guard case .mapping(let mapping) = node else {
+            error(node, path, "expected a mapping with keys \(keys.joined(separator: ", ")); found \(describe(node))")
+            return nil
+        }
+        var values: [String: Node] = [:]
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                error(keyNode, path, "keys must be plain words; found \(describe(keyNode))")
+                continue
+            }
+            let key = scalar.string
+            let keyPath = join(path, key)
+            if !keys.contains(key) {
+                let suggestion = Self.closest(to: key, in: keys).map { "; did you mean '\($0)'?" } ?? ""
+                error(keyNode, keyPath, "unknown key '\(key)'\(suggestion)")
+            } else if values[key] != nil {
+                error(keyNode, keyPath, "duplicate key '\(key)'")
+            } else {
+                values[key] = value
+            }
+        }
+        for key in required where values[key] == nil {
+            error(node, path, "missing required key '\(key)'")
+        }
+        return values
+    }
+
+    /// The elements of a sequence, or nil (after reporting).
+    func sequence(_ node: Node, _ path: String) -> [Node]? {
+        guard case .sequence(let sequence) = node else {
+            error(node, path, "expected a list; found \(describe(node))")
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    /// A non-empty string scalar.
+    func string(_ node: Node, _ path: String) -> String? {
+        guard case .scalar(let scalar) = node, kind(node) != .null, !scalar.string.isEmpty else {
+            error(node, path, "expected a non-empty string; found \(describe(node))")
+            return nil
+        }
+        return scalar.string
+    }
+
+    /// A `true`/`false` scalar.
+    func bool(_ node: Node, _ path: String) -> Bool? {
+        guard case .scalar = node, kind(node) == .bool, let value = node.bool else {
+            error(node, path, "expected true or false; found \(describe(node))")
+            return nil
+        }
+        return value
+    }
+
+    /// A whole number within `range`.
+    func int(_ node: Node, _ path: String, in range: ClosedRange<Int>) -> Int? {
+        guard case .scalar = node, kind(node) == .int, let value = node.int else {
+            error(node, path, "expected a whole number; found \(describe(node))")
+            return nil
+        }
+        guard range.contains(value) else {
+            error(node, path, "expected a whole number from \(range.lowerBound) to \(range.upperBound); found \(value)")
+            return nil
+        }
+        return value
+    }
+
+    /// A number (whole or not) within `range`.
+    func number(_ node: Node, _ path: String, in range: ClosedRange<Double>) -> Double? {
+        guard case .scalar = node, kind(node) == .int || kind(node) == .float, let value = node.float, value.isFinite else {
+            error(node, path, "expected a number; found \(describe(node))")
+            return nil
+        }
+        guard range.contains(value) else {
+            error(node, path, "expected a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)); found \(Self.format(value))")
+            return nil
+        }
+        return value
+    }
+
+    /// One of an enumeration's raw values.
+    func oneOf<E: RawRepresentable & CaseIterable>(_ node: Node, _ path: String, as: E.Type) -> E? where E.RawValue == String {
+        let choices = E.allCases.map(\.rawValue).joined(separator: ", ")
+        guard case .scalar(let scalar) = node, kind(node) != .null else {
+            error(node, path, "expected one of \(choices); found \(describe(node))")
+            return nil
+        }
+        guard let value = E(rawValue: scalar.string) else {
+            let suggestion = Self.closest(to: scalar.string, in: E.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+            error(node, path, "expected one of \(choices); found \"\(scalar.string)\"\(suggestion)")
+            return nil
+        }
+        return value
+    }
+
+    /// An opaque `#RRGGBB` colour.
+    func color(_ node: Node, _ path: String) -> RGBAColor? {
+        guard case .scalar(let scalar) = node, let color = RGBAColor(hex: scalar.string), scalar.string.hasPrefix("#") else {
+            error(node, path, "expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \(describe(node))")
+            return nil
+        }
+        return color
+    }
+
+    /// An ISO 8601 date and time with an explicit offset.
+    func date(_ node: Node, _ path: String) -> Date? {
+        guard case .scalar(let scalar) = node, let date = Self.parseDate(scalar.string) else {
+            error(node, path, "expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \(describe(node))")
+            return nil
+        }
+        return date
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        // The offset is required: a launch screen campaign is scheduled in somebody's local time.
+        guard text.count >= 20, text.contains("T"), text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" }) else {
+            return nil
+        }
+        return try? Date(text, strategy: .iso8601)
+    }
+
+    /// The node's resolved YAML tag (str, int, float, bool, null, …).
+    func kind(_ node: Node) -> Tag.Name { Tag.Name(rawValue: node.tag.rawValue) }
+
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    /// How a node looks, for "found …" in messages.
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar):
+            if kind(node) == .null { return "nothing (null)" }
+            return "\"\(scalar.string)\""
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+
+    /// The candidate nearest to `word` by edit distance, if it is near enough to be a typo.
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(2, word.count / 3) ? best.0 : nil
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import SplashCore
+
+/// Printing for the commands: results on stdout, diagnostics on stderr.
+enum Console {
+    /// Whether stderr is a terminal (progress lines are drawn only then).
+    static let stderrIsTerminal = isatty(STDERR_FILENO) != 0
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Prints an error the way its type describes itself (campaign errors as file:line:col lines)
+    /// and returns the exit code for it.
+    static func fail(_ error: any Error, context: String? = nil) -> ExitCode {
+        switch error {
+        case let campaign as CampaignError:
+            Self.error(campaign.description)
+        default:
+            Self.error("error: " + (context.map { $0 + ": " } ?? "") + String(describing: error))
+        }
+        return .failure
+    }
+
+    /// A progress line that redraws itself on a terminal and says nothing otherwise.
+    static func progress(_ label: String) -> (@Sendable (Int, Int) -> Void)? {
+        guard stderrIsTerminal else { return nil }
+        return { done, total in
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(label) \(done)/\(total)".utf8))
+            if done == total { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        }
+    }
+
+    /// `12.3 MB`, `840 KB`, `512 B`.
+    static func bytes(_ count: Int) -> String {
+        if count >= 1_000_000 { return String(format: "%.1f MB", Double(count) / 1_000_000) }
+        if count >= 1_000 { return String(format: "%.0f KB", Double(count) / 1_000) }
+        return "\(count) B"
+    }
+
+    /// `1.23 s` or `45 ms`.
+    static func seconds(_ duration: Duration) -> String {
+        let s = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return s >= 1 ? String(format: "%.2f s", s) : String(format: "%.0f ms", s * 1000)
+    }
+}

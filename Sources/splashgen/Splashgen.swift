@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `splashgen` command: precomputes iOS launch-screen snapshots at build time.
+@main
+struct Splashgen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "splashgen",
+        abstract: "Precompute iOS launch-screen snapshots for every iPhone and iPad, at build time.",
+        version: "0.1.0",
+        subcommands: [BuildCommand.self, ValidateCommand.self, DevicesCommand.self, InspectCommand.self, DecodeCommand.self]
+    )
+}
