@@ -47,8 +47,9 @@ let package = Package(
         ),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
         .executableTarget(name: "splashbench", dependencies: ["SplashCore"]),
+        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
         .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SplashgenCLITests", dependencies: ["SplashCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

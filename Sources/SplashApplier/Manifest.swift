@@ -24,6 +24,10 @@ public struct Manifest: Codable, Equatable, Sendable {
         /// Highest `CFBundleShortVersionString` the campaigns apply to (inclusive), if any.
         public var maxVersion: String?
 
+        private enum CodingKeys: String, CodingKey {
+            case bundleID = "bundle_id", minVersion = "min_version", maxVersion = "max_version"
+        }
+
         /// Makes an app description.
         public init(bundleID: String, minVersion: String? = nil, maxVersion: String? = nil) {
             self.bundleID = bundleID
@@ -192,7 +196,6 @@ extension Manifest {
     /// Reads a manifest, refusing a schema newer than ``currentSchema`` before anything else.
     public static func decode(from data: Data) throws(ManifestError) -> Manifest {
         let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
         let probe: SchemaProbe
         do { probe = try decoder.decode(SchemaProbe.self, from: data) } catch {
@@ -206,10 +209,9 @@ extension Manifest {
         }
     }
 
-    /// The manifest as canonical JSON: sorted keys, snake_case, UTC dates, a final newline.
+    /// The manifest as canonical JSON: sorted keys, UTC dates, a final newline.
     public func encoded() -> Data {
         let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         // Encoding plain value types cannot fail.

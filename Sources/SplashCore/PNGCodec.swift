@@ -22,13 +22,41 @@ public enum PNGCodec {
             // A 16-bit file without gAMA/sRGB is, in practice, sRGB-encoded like every 8-bit one;
             // libpng's simplified API would otherwise take it as linear and brighten it.
             image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
-            image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+            let sixteenBit = image.format & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            let ok = pixels.withUnsafeMutableBytes { buffer in
-                png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+            if sixteenBit {
+                // libpng 1.6.39 scrambles the rows of interlaced 16-bit RGBA when it reduces them to
+                // 8-bit itself; its 16-bit linear output is right, so 16-bit files take that path.
+                image.format = UInt32(PNG_FORMAT_FLAG_LINEAR | PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+                var linear = [UInt16](repeating: 0, count: width * height * 4)
+                let ok = linear.withUnsafeMutableBytes { buffer in
+                    png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+                }
+                guard ok != 0 else { throw .corrupt(message(of: image)) }
+                straightSRGB(fromPremultipliedLinear: linear, into: &pixels)
+            } else {
+                image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+                let ok = pixels.withUnsafeMutableBytes { buffer in
+                    png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+                }
+                guard ok != 0 else { throw .corrupt(message(of: image)) }
             }
-            guard ok != 0 else { throw .corrupt(message(of: image)) }
             return RGBAImage(width: width, height: height, pixels: pixels)
+        }
+    }
+
+    /// libpng's 16-bit output (linear light, alpha-premultiplied) as 8-bit sRGB with straight alpha.
+    /// libpng linearises 16-bit data with its power-law gamma (`PNG_GAMMA_sRGB`, 2.2), so the way
+    /// back uses the same law: an sRGB-coded 16-bit file then gives exactly its 8-bit twin's values.
+    private static func straightSRGB(fromPremultipliedLinear linear: [UInt16], into pixels: inout [UInt8]) {
+        let toSRGB = ColorTables.linear16ToGamma22
+        for i in stride(from: 0, to: linear.count, by: 4) {
+            let alpha = UInt32(linear[i + 3])
+            for c in 0..<3 {
+                let straight = alpha == 0 ? 0 : min(65535, (UInt32(linear[i + c]) * 65535 + alpha / 2) / alpha)
+                pixels[i + c] = toSRGB[Int(straight)]
+            }
+            pixels[i + 3] = UInt8((alpha + 128) / 257)
         }
     }
 

@@ -86,4 +86,9 @@ enum ColorTables {
         let c = l <= 0.0031308 ? l * 12.92 : 1.055 * powf(l, 1 / 2.4) - 0.055
         return UInt8((c * 255).rounded())
     }
+
+    /// Linear light in 1/65535 steps → 8-bit with libpng's gamma 1/2.2 (`PNG_GAMMA_sRGB_INVERSE`).
+    static let linear16ToGamma22: [UInt8] = (0..<65536).map { value in
+        UInt8((powf(Float(value) / 65535, 0.45455) * 255).rounded())
+    }
 }

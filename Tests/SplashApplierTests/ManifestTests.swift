@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import SplashApplier
+
+@Suite struct ManifestTests {
+    static let sample = Manifest(
+        generator: "splashgen test", app: Manifest.App(bundleID: "com.example.shop", minVersion: "5.0"),
+        campaigns: [Manifest.Campaign(
+            id: "double11",
+            schedule: Manifest.Schedule(start: Date(timeIntervalSince1970: 1_794_312_000), end: Date(timeIntervalSince1970: 1_794_441_600)),
+            grey: false, encoding: .ktx, marker: Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2),
+            snapshots: [Manifest.Snapshot(
+                points: Manifest.Size(width: 393, height: 852), scale: 3, pixels: Manifest.Size(width: 1179, height: 2556),
+                orientation: .portrait, appearance: .light, devices: ["iPhone 15"], object: String(repeating: "ab", count: 32), bytes: 10)])])
+
+    @Test func encodingIsCanonicalAndRoundTrips() throws {
+        let data = Self.sample.encoded()
+        #expect(data == Self.sample.encoded())
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"bundle_id\" : \"com.example.shop\""))
+        #expect(text.contains("\"start\" : \"2026-11-10T12:00:00Z\""))
+        #expect(try Manifest.decode(from: data) == Self.sample)
+    }
+
+    @Test func aNewerSchemaIsRefusedClearly() throws {
+        var newer = Self.sample
+        newer.schema = 9
+        #expect(throws: ManifestError.newerSchema(found: 9, supported: 1)) { try Manifest.decode(from: newer.encoded()) }
+        #expect(ManifestError.newerSchema(found: 9, supported: 1).description.contains("schema 9 is newer"))
+    }
+
+    @Test func malformedJSONIsNamed() {
+        #expect(throws: ManifestError.self) { try Manifest.decode(from: Data("{\"schema\": 1, \"app\": 3}".utf8)) }
+        do {
+            _ = try Manifest.decode(from: Data("{\"schema\": 1}".utf8))
+            Issue.record("a manifest without its keys decoded")
+        } catch {
+            #expect(error.description.hasPrefix("malformed manifest: missing key generator"))
+        }
+    }
+}

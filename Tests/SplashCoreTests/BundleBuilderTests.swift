@@ -1,0 +1,141 @@
+import Foundation
+import SplashApplier
+import Testing
+@testable import SplashCore
+
+@Suite struct BundleBuilderTests {
+    @Test func everySnapshotIsAWellFormedKTXOfItsPixelSize() throws {
+        let built = try Built.double11.get()
+        let snapshots = built.manifest.campaigns[0].snapshots
+        #expect(snapshots.count == 22 * 2 * 2)
+        #expect(built.report.snapshotsByFamily == [.iphone: 13 * 4, .ipad: 9 * 4])
+        for snapshot in snapshots {
+            let data = try built.object(snapshot)
+            #expect(data.count == snapshot.bytes)
+            #expect(sha256Hex(data) == snapshot.object)
+            let file = try KTXFile(parsing: data)
+            let w = snapshot.points.width * snapshot.scale, h = snapshot.points.height * snapshot.scale
+            let expected = snapshot.orientation == .portrait ? (w, h) : (h, w)
+            #expect((Int(file.pixelWidth), Int(file.pixelHeight)) == expected)
+            #expect(snapshot.pixels == Manifest.Size(width: expected.0, height: expected.1))
+            #expect(file.glInternalFormat == 0x93B0 && file.glBaseInternalFormat == 0x1908)
+            #expect(file.glType == 0 && file.glFormat == 0 && file.glTypeSize == 1)
+            #expect(file.numberOfMipmapLevels == 1 && file.numberOfFaces == 1 && file.pixelDepth == 0 && file.numberOfArrayElements == 0)
+            #expect(file.levelData.count == ((expected.0 + 3) / 4) * ((expected.1 + 3) / 4) * 16)
+            #expect(data.count == 64 + 4 + file.levelData.count)
+        }
+    }
+
+    @Test func theMarkerSitsBottomRightInEachAppearanceAfterASTC() throws {
+        let built = try Built.double11.get()
+        for snapshot in built.manifest.campaigns[0].snapshots {
+            let image = try built.decoded(snapshot)
+            let corner = image[image.width - 1, image.height - 1]
+            let want = snapshot.appearance == .light ? RGBAColor(r: 255, g: 255, b: 255) : RGBAColor(r: 0, g: 0, b: 0)
+            let distance = [(corner.r, want.r), (corner.g, want.g), (corner.b, want.b)].map { abs(Int($0) - Int($1)) }.max()!
+            #expect(distance <= 8, "\(snapshot.devices[0]) \(snapshot.orientation) \(snapshot.appearance): corner \(corner)")
+        }
+    }
+
+    @Test func greyCampaignsHaveNoColourAtAll() throws {
+        let built = try Built.mourning.get()
+        #expect(built.manifest.campaigns[0].grey)
+        for snapshot in built.manifest.campaigns[0].snapshots.prefix(8) {
+            let image = try built.decoded(snapshot)
+            var coloured = 0
+            for i in stride(from: 0, to: image.pixels.count, by: 4) where image.pixels[i] != image.pixels[i + 1] || image.pixels[i] != image.pixels[i + 2] {
+                coloured += 1
+            }
+            #expect(coloured == 0, "\(snapshot.devices[0]) \(snapshot.orientation) \(snapshot.appearance)")
+        }
+    }
+
+    @Test func greyIsLuminanceInLinearLight() {
+        var image = RGBAImage(width: 3, height: 1, pixels: [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255])
+        SnapshotRenderer.makeGrey(&image)
+        // Rec. 709 weights on linear light, encoded back to sRGB: red 127, green 220, blue 76.
+        #expect(image.pixels == [127, 127, 127, 255, 220, 220, 220, 255, 76, 76, 76, 255])
+    }
+
+    @Test func twoBuildsGiveIdenticalBytes() throws {
+        let first = try Built.double11.get()
+        let again = try BuiltBundle.build("double11.yaml", cache: false).get()
+        #expect(again.report.rendered == again.report.uniqueObjects)
+        #expect(try tree(first.report.bundle) == tree(again.report.bundle))
+    }
+
+    @Test func identicalSnapshotsAreStoredOnce() throws {
+        // A 1179x2556 @1 screen draws exactly what the iPhone 15's 393x852 @3 does when there is no art.
+        let yaml = """
+            schema: 1
+            name: twins
+            app: {bundle_id: com.example.shop}
+            schedule: {start: 2026-11-10T20:00:00+08:00, end: 2026-11-12T02:00:00+08:00}
+            devices: ["iPhone 15", "Twin"]
+            catalogue:
+              - {name: Twin, family: ipad, points: {width: 1179, height: 2556}, scale: 1}
+            appearances:
+              light: {background: "#336699"}
+            """
+        let campaign = try CampaignLoader(catalogue: try DeviceCatalogue.bundled())
+            .load(yaml: yaml, file: "twins.yaml", baseDirectory: temporaryFolder())
+        let report = try BundleBuilder(outputRoot: temporaryFolder()).build(campaign)
+        let snapshots = report.manifest.campaigns[0].snapshots
+        #expect(snapshots.count == 2)
+        #expect(snapshots[0].object == snapshots[1].object)
+        #expect(report.uniqueObjects == 1 && report.rendered == 1)
+        let objects = try FileManager.default.contentsOfDirectory(atPath: report.bundle.appendingPathComponent("objects").path)
+        #expect(objects == [snapshots[0].object])
+    }
+
+    @Test func anUnchangedRebuildReusesEverythingAndAChangeRendersAgain() throws {
+        let output = temporaryFolder()
+        let folder = temporaryFolder()
+        try FileManager.default.copyItem(at: Fixtures.url("campaigns/good.yaml"), to: folder.appendingPathComponent("c.yaml"))
+        try FileManager.default.copyItem(at: Fixtures.url("campaigns/logo.png"), to: folder.appendingPathComponent("logo.png"))
+        let campaign = try loadCampaign(folder.appendingPathComponent("c.yaml"))
+        let first = try BundleBuilder(outputRoot: output).build(campaign)
+        let second = try BundleBuilder(outputRoot: output).build(campaign)
+        #expect(first.rendered == 1 && first.reused == 0)
+        #expect(second.rendered == 0 && second.reused == 1)
+        #expect(first.manifest == second.manifest)
+        // New art bytes mean a new recipe.
+        let other = try PNGCodec.encode(RGBAImage(width: 20, height: 10, fill: RGBAColor(r: 1, g: 2, b: 3)))
+        try other.write(to: folder.appendingPathComponent("logo.png"))
+        let third = try BundleBuilder(outputRoot: output).build(try loadCampaign(folder.appendingPathComponent("c.yaml")))
+        #expect(third.rendered == 1)
+        #expect(third.manifest.campaigns[0].snapshots[0].object != first.manifest.campaigns[0].snapshots[0].object)
+    }
+
+    @Test func aFailedBuildLeavesThePreviousBundleUntouched() throws {
+        let output = temporaryFolder()
+        let folder = temporaryFolder()
+        try FileManager.default.copyItem(at: Fixtures.url("campaigns/good.yaml"), to: folder.appendingPathComponent("c.yaml"))
+        try FileManager.default.copyItem(at: Fixtures.url("campaigns/logo.png"), to: folder.appendingPathComponent("logo.png"))
+        let campaign = try loadCampaign(folder.appendingPathComponent("c.yaml"))
+        let report = try BundleBuilder(outputRoot: output).build(campaign)
+        let before = try tree(report.bundle)
+        // Truncate the art: the header still reads, the pixels do not.
+        let art = try Data(contentsOf: folder.appendingPathComponent("logo.png"))
+        try art.prefix(art.count / 2).write(to: folder.appendingPathComponent("logo.png"))
+        #expect(throws: CampaignError.self) { _ = try BundleBuilder(outputRoot: output).build(try loadCampaign(folder.appendingPathComponent("c.yaml"))) }
+        #expect(try tree(report.bundle) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".staging") || $0.hasPrefix(".old") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func anOutputFolderThatCannotBeWrittenIsNamed() throws {
+        let blocker = temporaryFolder().appendingPathComponent("Output")
+        try Data("a file, not a folder".utf8).write(to: blocker)
+        let campaign = try loadCampaign(Fixtures.url("campaigns/good.yaml"))
+        do {
+            _ = try BundleBuilder(outputRoot: blocker).build(campaign)
+            Issue.record("built into a file")
+        } catch let error as BuildError {
+            guard case .outputNotWritable(let path, _) = error else { Issue.record("\(error)"); return }
+            #expect(path == blocker.path)
+            #expect(error.description.hasPrefix("cannot write the output folder \(blocker.path): "))
+        }
+        #expect(try Data(contentsOf: blocker) == Data("a file, not a folder".utf8))
+    }
+}

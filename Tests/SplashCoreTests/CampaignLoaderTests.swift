@@ -1,0 +1,103 @@
+import Foundation
+import SplashApplier
+import Testing
+@testable import SplashCore
+
+@Suite struct CampaignLoaderTests {
+    /// One fixture per way a campaign can be wrong, with the exact message a user sees.
+    static let failures: [(file: String, messages: [String])] = [
+        ("unknown-key.yaml", ["unknown-key.yaml:8:1: error: orientation: unknown key 'orientation'; did you mean 'orientations'?"]),
+        ("wrong-type.yaml", ["wrong-type.yaml:8:7: error: grey: expected true or false; found \"sometimes\""]),
+        ("malformed.yaml", ["malformed.yaml:6:12: error: malformed YAML: while parsing a flow sequence did not find expected ',' or ']'"]),
+        ("bad-date.yaml", ["bad-date.yaml:6:10: error: schedule.start: expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \"2026-11-10 20:00\""]),
+        ("end-before-start.yaml", ["end-before-start.yaml:7:8: error: schedule.end: the campaign ends before it starts; end must be after start"]),
+        ("bad-colour.yaml", ["bad-colour.yaml:10:17: error: appearances.light.background: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"#FFFFZZ\""]),
+        ("unknown-device.yaml", ["unknown-device.yaml:8:19: error: devices[1]: unknown device \"iPhone 51\"; did you mean 'iPhone 5s'?"]),
+        ("unknown-orientation.yaml", ["unknown-orientation.yaml:8:26: error: orientations[1]: expected one of portrait, landscape; found \"sideways\""]),
+        ("bad-fit.yaml", ["bad-fit.yaml:16:14: error: appearances.dark.layers[1].fit: expected one of fill, fit, none; found \"cover\""]),
+        ("missing-image.yaml", ["missing-image.yaml:12:16: error: appearances.light.layers[0].image: no such image file \"art/nowhere.png\" (paths are relative to the campaign file's folder)"]),
+        ("newer-schema.yaml", ["newer-schema.yaml:1:9: error: schema: campaign schema 2 is newer than this splashgen understands (schema 1); update splashgen"]),
+        ("many-problems.yaml", [
+            "many-problems.yaml:2:7: error: name: expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"many problems\"",
+            "many-problems.yaml:4:14: error: app.bundle_id: expected a reverse-DNS bundle identifier such as com.example.shop; found \"shop\"",
+            "many-problems.yaml:6:10: error: schedule.start: expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \"tomorrow\"",
+            "many-problems.yaml:8:11: error: encoding: expected one of ktx, png; found \"jpeg\"; did you mean 'png'?",
+            "many-problems.yaml:11:9: error: marker.dark: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"white\"",
+            "many-problems.yaml:16:9: error: appearances.light.layers[0]: fit: none needs a width or a height in points",
+        ]),
+    ]
+
+    @Test(arguments: failures)
+    func badCampaignsReportEveryProblemAtItsPlace(_ failure: (file: String, messages: [String])) throws {
+        do {
+            _ = try loadCampaign(Fixtures.url("campaigns/" + failure.file))
+            Issue.record("\(failure.file) loaded without error")
+        } catch let error as CampaignError {
+            #expect(error.diagnostics.map(\.description) == failure.messages)
+        }
+    }
+
+    /// Image problems surface when the art is read (validate and build), at the layer naming the file.
+    static let imageFailures: [(file: String, message: String)] = [
+        ("not-a-png.yaml", "not-a-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/not-a-png.png\": not a PNG file (the PNG signature is missing)"),
+        ("truncated-png.yaml", "truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG (libpng: read beyond end of data)"),
+        ("too-large.yaml", "too-large.yaml:13:16: error: appearances.light.layers[0].image: \"../png/bomb.png\": image is 30000x30000 = 900000000 pixels, over the limit of 67108864 pixels"),
+    ]
+
+    @Test(arguments: imageFailures)
+    func badImagesAreNamedAtTheLayer(_ failure: (file: String, message: String)) throws {
+        let campaign = try loadCampaign(Fixtures.url("campaigns/" + failure.file))
+        #expect(throws: CampaignError([Diagnostic(campaign.appearances[.light]!.layers[0].source, String(failure.message.split(separator: ": ", maxSplits: 3)[3]))])) {
+            _ = try CampaignValidator.validate(campaign)
+        }
+        #expect(throws: (any Error).self) { _ = try BundleBuilder(outputRoot: temporaryFolder()).build(campaign) }
+    }
+
+    @Test func theExampleCampaignsLoad() throws {
+        for name in ["double11.yaml", "default.yaml", "mourning.yaml"] {
+            let campaign = try loadCampaign(Fixtures.campaigns.appendingPathComponent(name))
+            #expect(campaign.screens.count == 22)
+            #expect(campaign.orientations == [.portrait, .landscape])
+            #expect(campaign.renderedAppearances == [.light, .dark])
+        }
+        let double11 = try loadCampaign(Fixtures.campaigns.appendingPathComponent("double11.yaml"))
+        #expect(double11.schedule.start == (try Date("2026-11-10T12:00:00Z", strategy: .iso8601)))
+        #expect(double11.app == Manifest.App(bundleID: "com.example.shop", minVersion: "5.0"))
+    }
+
+    @Test func devicesSelectFamiliesAndNamesAndTheCampaignCanExtendTheCatalogue() throws {
+        let yaml = """
+            schema: 1
+            name: pick
+            app: {bundle_id: com.example.shop}
+            schedule: {start: 2026-11-10T20:00:00+08:00, end: 2026-11-12T02:00:00+08:00}
+            devices: [ipad, "iPhone 15", "iPhone 16", "Foldy"]
+            catalogue:
+              - name: Foldy
+                family: iphone
+                points: {width: 400, height: 880}
+                scale: 3
+              - name: iPhone 15
+                safe_area: {portrait: {top: 70, bottom: 40}}
+            appearances:
+              light: {background: "#FFFFFF"}
+            """
+        let campaign = try CampaignLoader(catalogue: try DeviceCatalogue.bundled())
+            .load(yaml: yaml, file: "pick.yaml", baseDirectory: temporaryFolder())
+        let iphones = campaign.screens.filter { $0.family == .iphone }
+        #expect(iphones.map(\.devices).map { $0.map(\.name) } == [["iPhone 15", "iPhone 16"], ["Foldy"]])
+        // A shared screen keeps art clear of every device on it: the override's 70 pt wins.
+        #expect(iphones[0].safeArea.portrait.top == 70)
+        #expect(campaign.screens.filter { $0.family == .ipad }.count == 9)
+    }
+
+    @Test func everyDeviceOfTheReferenceTableIsInTheCatalogue() throws {
+        let catalogue = try DeviceCatalogue.bundled()
+        let screens = DeviceCatalogue.screens(of: catalogue.devices)
+        #expect(screens.count == 22)
+        #expect(catalogue.device(named: "iPhone 15")?.points == Manifest.Size(width: 393, height: 852))
+        #expect(catalogue.device(named: "iPhone 15")?.scale == 3)
+        #expect(catalogue.device(named: "iPad Pro 13-inch (M4)")?.points == Manifest.Size(width: 1032, height: 1376))
+        #expect(screens.first { $0.points.width == 414 && $0.scale == 2 }?.devices.map(\.name) == ["iPhone XR", "iPhone 11"])
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import SplashApplier
+@testable import SplashCore
+
+/// Fixture files shipped with the tests.
+enum Fixtures {
+    static let root = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+    static func url(_ path: String) -> URL { root.appendingPathComponent(path) }
+    static let campaigns = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../campaigns").standardizedFileURL
+}
+
+/// A fresh folder under the system's temporary directory.
+func temporaryFolder(_ label: String = "splashgen") -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Loads a campaign with the bundled catalogue.
+func loadCampaign(_ url: URL) throws -> Campaign {
+    try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: url.lastPathComponent)
+}
+
+/// Peak signal-to-noise ratio of the colour channels, in dB (infinity when identical).
+func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+    precondition(a.width == b.width && a.height == b.height)
+    var sum = 0.0
+    var count = 0
+    a.pixels.withUnsafeBufferPointer { p in
+        b.pixels.withUnsafeBufferPointer { q in
+            var i = 0
+            while i < p.count {
+                for c in 0..<3 {
+                    let d = Double(p[i + c]) - Double(q[i + c])
+                    sum += d * d
+                }
+                count += 3
+                i += 4
+            }
+        }
+    }
+    let mse = sum / Double(count)
+    return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+}
+
+/// Every file below `root`, by relative path, with its bytes.
+func tree(_ root: URL) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])!
+    for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+        files[String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))] = try Data(contentsOf: url)
+    }
+    return files
+}
