@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(
             name: "splashgen",
             dependencies: [
-                "SplashCore",
+                "SplashCore", "SplashSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -28,12 +28,18 @@ let package = Package(
             dependencies: [
                 "SplashApplier", "CPNG", "CStbResize", "CAstcenc",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Resources/devices.json")]
         ),
         /** Run time: the bundle format (manifest, KTX header) the app reads; Foundation and hashing only. */
-        .target(name: "SplashApplier"),
+        .target(
+            name: "SplashApplier",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
+            ]
+        ),
+        /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder. */
+        .target(name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier"]),
         /** libpng, used only through its `png_image_*` simplified API. */
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         /** stb_image_resize from Debian's libstb-dev. */
@@ -48,6 +54,7 @@ let package = Package(
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
         .executableTarget(name: "splashbench", dependencies: ["SplashCore"]),
         .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
+        .testTarget(name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier"]),
         .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore"]),
     ],

@@ -1,3 +1,4 @@
+import SplashApplier
 import Foundation
 
 /// The PNG files a campaign uses, read once: their bytes' SHA-256 (which keys the build cache),

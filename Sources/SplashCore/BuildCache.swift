@@ -1,3 +1,4 @@
+import SplashApplier
 import Foundation
 
 /// Earlier build results, keyed by ``RenderRecipe/key``: `keys/<recipe key>` names an object and

@@ -333,21 +333,3 @@ private struct Reading {
         return SafeAreas(portrait: portrait, landscape: landscape)
     }
 }
-
-/// A dotted numeric version, compared component by component (5.10 > 5.9).
-struct VersionNumber: Comparable {
-    let parts: [Int]
-
-    init(_ text: String) {
-        parts = text.split(separator: ".").map { Int($0) ?? 0 }
-    }
-
-    static func < (a: VersionNumber, b: VersionNumber) -> Bool {
-        let count = max(a.parts.count, b.parts.count)
-        let x = a.parts + Array(repeating: 0, count: count - a.parts.count)
-        let y = b.parts + Array(repeating: 0, count: count - b.parts.count)
-        return x.lexicographicallyPrecedes(y)
-    }
-
-    static func == (a: VersionNumber, b: VersionNumber) -> Bool { !(a < b) && !(b < a) }
-}

@@ -1,3 +1,4 @@
+import SplashApplier
 import CStbResize
 
 /// Resizes art with stb_image_resize: Mitchell when shrinking, Catmull-Rom when enlarging,

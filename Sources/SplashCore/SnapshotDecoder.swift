@@ -2,10 +2,18 @@ import Foundation
 import SplashApplier
 
 /// Reads the pixels of a snapshot file whatever it holds: KTX 1.1 with ASTC 4×4 (through
-/// astcenc's decompressor) or PNG (through libpng).
-public enum SnapshotDecoder {
+/// astcenc's decompressor) or PNG (through libpng). It is the applier's decoder on Linux.
+public struct SnapshotDecoder: SnapshotPixelDecoder {
+    /// The ceiling on decoded pixels.
+    public var maxPixels: Int
+
+    /// Makes a decoder.
+    public init(maxPixels: Int = PNGCodec.defaultMaxPixels) {
+        self.maxPixels = maxPixels
+    }
+
     /// The decoded image.
-    public static func decode(_ data: Data, maxPixels: Int = PNGCodec.defaultMaxPixels) throws -> RGBAImage {
+    public func decode(_ data: Data) throws -> RGBAImage {
         switch SnapshotContent(sniffing: data) {
         case .png:
             return try PNGCodec.decode(data, maxPixels: maxPixels)

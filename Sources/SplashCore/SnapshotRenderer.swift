@@ -1,14 +1,21 @@
+import SplashApplier
 import Foundation
 
 /// Draws a ``RenderRecipe``: background, resampled art (cropped to the canvas), grey, marker.
 public enum SnapshotRenderer {
     /// The snapshot's pixels. `art` holds the decoded image of every placement, by path.
-    public static func render(_ recipe: RenderRecipe, art: [String: RGBAImage]) -> RGBAImage {
+    /// `blackImages` reproduces the OS bug where every image view of the launch screen renders as
+    /// solid black (the sandbox simulator's fault; never used for a build).
+    public static func render(_ recipe: RenderRecipe, art: [String: RGBAImage], blackImages: Bool = false) -> RGBAImage {
         var canvas = RGBAImage(width: recipe.width, height: recipe.height, fill: RGBAColor(hex: recipe.background)!)
         for placement in recipe.placements {
             let x0 = max(0, placement.x), y0 = max(0, placement.y)
             let x1 = min(recipe.width, placement.x + placement.width), y1 = min(recipe.height, placement.y + placement.height)
             guard x1 > x0, y1 > y0 else { continue }
+            if blackImages {
+                blend(RGBAImage(width: x1 - x0, height: y1 - y0, fill: RGBAColor(r: 0, g: 0, b: 0)), over: &canvas, atX: x0, y: y0)
+                continue
+            }
             let piece = Resampler.resize(art[placement.image]!, width: placement.width, height: placement.height,
                                          visible: (x0 - placement.x, y0 - placement.y, x1 - x0, y1 - y0))
             blend(piece, over: &canvas, atX: x0, y: y0)

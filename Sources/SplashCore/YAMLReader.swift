@@ -1,3 +1,4 @@
+import SplashApplier
 import Foundation
 import Yams
 

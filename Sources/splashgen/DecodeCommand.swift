@@ -16,7 +16,7 @@ struct DecodeCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let image = try SnapshotDecoder.decode(try Data(contentsOf: URL(fileURLWithPath: file)))
+            let image = try SnapshotDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: file)))
             try PNGCodec.encode(image).write(to: URL(fileURLWithPath: output), options: .atomic)
             print("\(output): \(image.width)x\(image.height)")
         } catch {

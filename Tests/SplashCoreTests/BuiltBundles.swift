@@ -13,7 +13,7 @@ struct BuiltBundle: Sendable {
     }
 
     func decoded(_ snapshot: Manifest.Snapshot) throws -> RGBAImage {
-        try SnapshotDecoder.decode(try object(snapshot))
+        try SnapshotDecoder().decode(try object(snapshot))
     }
 
     static func build(_ file: String, encoding: SnapshotEncoding? = nil, cache: Bool = true, output: URL = temporaryFolder()) -> Result<BuiltBundle, any Error> {

@@ -33,7 +33,7 @@ import Testing
         let report = try BundleBuilder(outputRoot: temporaryFolder()).build(campaign)
         return try report.manifest.campaigns[0].snapshots.map { snapshot in
             let data = try Data(contentsOf: report.bundle.appendingPathComponent("objects/" + snapshot.object))
-            return (snapshot, try SnapshotDecoder.decode(data))
+            return (snapshot, try SnapshotDecoder().decode(data))
         }
     }
 

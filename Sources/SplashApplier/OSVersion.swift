@@ -1,0 +1,29 @@
+import Foundation
+
+/// An iOS version, for where the launch snapshots live.
+public struct OSVersion: Equatable, Sendable, CustomStringConvertible {
+    /// Major version, e.g. 17.
+    public var major: Int
+    /// Minor version.
+    public var minor: Int
+
+    /// Makes a version.
+    public init(major: Int, minor: Int = 0) {
+        self.major = major
+        self.minor = minor
+    }
+
+    /// Parses `17`, `17.4` or `17.4.1`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard (1...3).contains(parts.count), let major = parts[0], parts.allSatisfy({ $0 != nil }) else { return nil }
+        self.init(major: major, minor: parts.count > 1 ? parts[1]! : 0)
+    }
+
+    public var description: String { "\(major).\(minor)" }
+
+    /// The launch snapshot folder inside the app's data container, for `bundleID` (reference §2).
+    public func snapshotFolder(bundleID: String) -> String {
+        major >= 13 ? "Library/SplashBoard/Snapshots/\(bundleID) - {DEFAULT GROUP}" : "Library/Caches/Snapshots/\(bundleID)"
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import SplashApplier
+
+/// What SpringBoard knows about the simulated device and app, kept beside the container in
+/// `springboard.json` (on a phone, FrontBoard's database outside the app's reach).
+public struct SpringBoardModel: Codable, Equatable, Sendable {
+    /// The app's bundle identifier.
+    public var bundleID: String
+    /// Installed `CFBundleShortVersionString`.
+    public var version: String
+    /// Installed `CFBundleVersion`.
+    public var build: String
+    /// The campaign file that stands for the app's `LaunchScreen.storyboard`.
+    public var launchScreen: String
+    /// The simulated device, by catalogue name.
+    public var device: String
+    /// The simulated iOS version.
+    public var ios: String
+    /// The interface style now.
+    public var appearance: Appearance
+    /// The device orientation now.
+    public var orientation: Orientation
+    /// Whether the OS's renders show image views as solid black (the known bug).
+    public var blackRender: Bool
+    /// Which cached file is which variant: the table the app cannot read.
+    public var variants: [String: Variant]
+    /// Launches so far.
+    public var launches: Int
+
+    /// One cached launch image's variant.
+    public struct Variant: Codable, Equatable, Hashable, Sendable {
+        /// Portrait or landscape.
+        public var orientation: Orientation
+        /// Light or dark.
+        public var appearance: Appearance
+    }
+
+    static func load(_ url: URL) throws -> SpringBoardModel {
+        let decoder = JSONDecoder()
+        return try decoder.decode(SpringBoardModel.self, from: Data(contentsOf: url))
+    }
+
+    func save(_ url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        try encoder.encode(self).write(to: url, options: .atomic)
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import SplashApplier
+import SplashCore
+import SplashSimulator
+
+/// `splashgen sim`: the sandbox simulator.
+struct SimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sim",
+        abstract: "Simulate what iOS does to an app's launch cache, on a sandbox folder.",
+        subcommands: [Install.self, Update.self, Launch.self, SetState.self, LanguageChange.self, Purge.self])
+
+    struct Sandbox: ParsableArguments {
+        @Option(help: "The sandbox folder (springboard.json + container/).")
+        var sandbox: String
+
+        var simulator: SandboxSimulator { SandboxSimulator(root: URL(fileURLWithPath: sandbox)) }
+
+        func describe(_ model: SpringBoardModel) -> String {
+            let files = model.variants.sorted { $0.key < $1.key }.map { "  \($0.key)  \($0.value.orientation.rawValue) \($0.value.appearance.rawValue)" }
+            return (["\(model.bundleID) \(model.version) (\(model.build)) on \(model.device), iOS \(model.ios); now \(model.orientation.rawValue), \(model.appearance.rawValue)\(model.blackRender ? "; black-render bug on" : "")"] + files).joined(separator: "\n")
+        }
+
+        func run(_ body: (SandboxSimulator) throws -> SpringBoardModel) throws {
+            do { print(describe(try body(simulator))) } catch { throw Console.fail(error) }
+        }
+    }
+
+    struct Install: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Install the app afresh and cache its launch screen.")
+        @OptionGroup var sandbox: Sandbox
+        @Option(help: "The campaign file that stands for LaunchScreen.storyboard.") var launchScreen = "campaigns/default.yaml"
+        @Option var version = "1.0"
+        @Option var build = "1"
+        @Option(help: "A catalogue device name.") var device = "iPhone 15"
+        @Option var ios = "17.0"
+        @Flag(help: "Reproduce the black launch screen: image views render solid black.") var blackRender = false
+
+        func run() throws {
+            try sandbox.run { try $0.install(launchScreen: URL(fileURLWithPath: launchScreen), version: version, build: build,
+                                             device: device, ios: ios, blackRender: blackRender) }
+        }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Update or reinstall the app: the OS renders the launch cache anew.")
+        @OptionGroup var sandbox: Sandbox
+        @Option var version: String
+        @Option var build: String
+        @Flag(inversion: .prefixedNo, help: "Whether the OS's render shows image views black.") var blackRender: Bool?
+
+        func run() throws { try sandbox.run { try $0.update(version: version, build: build, blackRender: blackRender) } }
+    }
+
+    struct Launch: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Launch the app: show the cached launch image, then run the applier.")
+        @OptionGroup var sandbox: Sandbox
+        @Option(help: "The bundle the app's applier uses.") var bundle: String?
+        @Option(help: "The current time, ISO 8601 with offset (default: now).") var now: String?
+        @Option(help: "Write what the user saw to this PNG.") var screenshot: String?
+        @Flag(help: "Do not run the app's code.") var noApp = false
+
+        func run() throws {
+            let date: Date
+            if let now {
+                guard let parsed = try? Date(now, strategy: .iso8601) else { throw ValidationError("--now expects ISO 8601 with offset") }
+                date = parsed
+            } else {
+                date = Date()
+            }
+            do {
+                let result = try sandbox.simulator.launch(bundle: bundle.map { URL(fileURLWithPath: $0) }, now: date, runApp: !noApp,
+                                                          screenshot: screenshot.map { URL(fileURLWithPath: $0) })
+                if let reason = result.regenerated { print("the OS rendered the launch screen again: \(reason)") }
+                print("showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)), sha256 \(result.contentHash.prefix(12))")
+                if let screenshot { print("screenshot \(screenshot)") }
+                if let report = result.appReport { print("app ran the applier:\n" + ReportText.text(report)) }
+            } catch {
+                throw Console.fail(error)
+            }
+        }
+    }
+
+    struct SetState: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Change the interface style or the orientation.")
+        @OptionGroup var sandbox: Sandbox
+        @Option var appearance: Appearance?
+        @Option var orientation: Orientation?
+
+        func run() throws { try sandbox.run { try $0.set(appearance: appearance, orientation: orientation) } }
+    }
+
+    struct LanguageChange: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "language-change", abstract: "Change the system language: only the current variant comes back.")
+        @OptionGroup var sandbox: Sandbox
+        func run() throws { try sandbox.run { try $0.languageChange() } }
+    }
+
+    struct Purge: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Storage pressure: the OS deletes the cached launch images.")
+        @OptionGroup var sandbox: Sandbox
+        func run() throws { try sandbox.run { try $0.purge() } }
+    }
+}
+
+extension Appearance: ExpressibleByArgument {}
+extension Orientation: ExpressibleByArgument {}
