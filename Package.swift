@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(name: "splashbench", dependencies: ["SplashCore"]),
         .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
         .testTarget(name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier"]),
-        .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore", "SplashApplier"], resources: [.copy("Fixtures")]),
         .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -81,15 +81,14 @@ public struct SnapshotApplier: Sendable {
 
         // Records: kept while the key holds; otherwise the OS wrote new originals: classify, back up.
         var state: ApplierState
-        var regenerated = false
+        var newOriginals: [String: Data]?
         if let saved, saved.key == key, saved.folder == folderPath {
             state = saved
         } else {
-            regenerated = true
-            state = try rekey(saved, key: key, bundleID: bundleID, folderPath: folderPath, folder: folder, names: names,
-                              marker: (campaign ?? manifest?.campaigns.first)?.marker, fs: mode == .status ? nil : fs,
-                              stateURL: stateURL)
+            (state, newOriginals) = try rekey(saved, key: key, bundleID: bundleID, folderPath: folderPath, folder: folder, names: names,
+                                              marker: (campaign ?? manifest?.campaigns.first)?.marker)
         }
+        let regenerated = newOriginals != nil
 
         // What each file should hold, with every byte verified before anything is written.
         var planned: [String: (hash: String, data: Data?)] = [:]
@@ -115,7 +114,7 @@ public struct SnapshotApplier: Sendable {
             guard target != record.current else { continue }
             if target == record.original {
                 let backup = container.appendingPathComponent(state.backup).appendingPathComponent(name)
-                guard let data = try? Data(contentsOf: backup), sha256Hex(data) == record.original else {
+                guard let data = newOriginals?[name] ?? (try? Data(contentsOf: backup)), sha256Hex(data) == record.original else {
                     throw .damagedBackup(file: name)
                 }
                 planned[name] = (target, data)
@@ -131,7 +130,19 @@ public struct SnapshotApplier: Sendable {
                           noOp: planned.isEmpty && !regenerated, actions: actions, notes: notes)
         }
 
-        // One file at a time: beside the target, renamed over it, then recorded.
+        // Everything is verified: back up new originals first, then one file at a time: beside the
+        // target, renamed over it, then recorded.
+        if let newOriginals {
+            let backup = container.appendingPathComponent(state.backup)
+            try fs.makeFolder(backup)
+            for name in names {
+                try fs.replace(backup.appendingPathComponent(name), with: newOriginals[name]!)
+            }
+            try fs.replace(stateURL, with: state.encoded())
+            if let saved, saved.backup != state.backup {
+                try fs.remove(container.appendingPathComponent(saved.backup))
+            }
+        }
         for name in names where planned[name] != nil {
             let (hash, data) = planned[name]!
             try fs.replace(folder.appendingPathComponent(name), with: data!)
@@ -184,34 +195,29 @@ public struct SnapshotApplier: Sendable {
     }
 
     /// New records for a new key: each file classified (or, if it is a replacement this applier wrote,
-    /// carried over with its original), the originals backed up, and the state saved.
-    private func rekey(_ saved: ApplierState?, key: ApplierState.Key, bundleID: String, folderPath: String, folder: URL, names: [String],
-                       marker: Manifest.Marker?, fs: ApplierFileSystem?, stateURL: URL) throws(ApplierError) -> ApplierState {
+    /// carried over with its original), with the originals to back up. Nothing is written here.
+    private func rekey(_ saved: ApplierState?, key: ApplierState.Key, bundleID: String, folderPath: String, folder: URL,
+                       names: [String], marker: Manifest.Marker?) throws(ApplierError) -> (ApplierState, [String: Data]) {
         let backupPath = "Library/Application Support/splashgen/backups/" + String(sha256Hex(Data("\(key.version)\n\(key.build)\n\(key.fingerprint)\n\(folderPath)".utf8)).prefix(16))
-        let backup = container.appendingPathComponent(backupPath)
-        var files: [(name: String, data: Data)] = []
+        var records: [String: ApplierState.FileRecord] = [:]
+        var originals: [String: Data] = [:]
+        var toClassify: [(name: String, data: Data)] = []
         for name in names {
             guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)) else {
                 throw .io(folder.appendingPathComponent(name).path, "cannot read")
             }
-            files.append((name, data))
-        }
-        var records: [String: ApplierState.FileRecord] = [:]
-        var originals: [String: Data] = [:]
-        var toClassify: [(name: String, data: Data)] = []
-        for file in files {
-            let hash = sha256Hex(file.data)
-            if let saved, saved.folder == folderPath, let old = saved.files[file.name], old.current == hash, old.current != old.original {
+            let hash = sha256Hex(data)
+            if let saved, saved.folder == folderPath, let old = saved.files[name], old.current == hash, old.current != old.original {
                 // Our own replacement, still in place: its original is in the old backup.
-                let oldBackup = container.appendingPathComponent(saved.backup).appendingPathComponent(file.name)
+                let oldBackup = container.appendingPathComponent(saved.backup).appendingPathComponent(name)
                 guard let original = try? Data(contentsOf: oldBackup), sha256Hex(original) == old.original else {
-                    throw .damagedBackup(file: file.name)
+                    throw .damagedBackup(file: name)
                 }
-                records[file.name] = old
-                originals[file.name] = original
+                records[name] = old
+                originals[name] = original
             } else {
-                toClassify.append(file)
-                originals[file.name] = file.data
+                toClassify.append((name, data))
+                originals[name] = data
             }
         }
         let classified = SnapshotClassifier(decoder: decoder, marker: marker).classify(toClassify)
@@ -221,17 +227,7 @@ public struct SnapshotApplier: Sendable {
             records[file.name] = ApplierState.FileRecord(width: result.width, height: result.height, appearance: result.appearance,
                                                          decidedBy: result.decidedBy, original: hash, current: hash)
         }
-        let state = ApplierState(key: key, bundleID: bundleID, folder: folderPath, backup: backupPath, files: records)
-        guard let fs else { return state }
-        try fs.makeFolder(backup)
-        for name in names.sorted() {
-            try fs.replace(backup.appendingPathComponent(name), with: originals[name]!)
-        }
-        try fs.replace(stateURL, with: state.encoded())
-        if let saved, saved.backup != backupPath {
-            try fs.remove(container.appendingPathComponent(saved.backup))
-        }
-        return state
+        return (ApplierState(key: key, bundleID: bundleID, folder: folderPath, backup: backupPath, files: records), originals)
     }
 
     /// The first campaign whose schedule covers `now` and whose app-version range holds this version.

@@ -1,4 +1,5 @@
 import Foundation
+import SplashApplier
 import Testing
 @testable import SplashCore
 

@@ -1,0 +1,169 @@
+import Foundation
+import SplashApplier
+import SplashCore
+import Testing
+@testable import SplashSimulator
+
+/// Originals are never lost, bad bundles change nothing, and nothing to do costs next to nothing.
+@Suite struct ApplierSafetyTests {
+    let during = date("2026-11-11T09:00:00+08:00")
+    let after = date("2026-11-12T03:00:00+08:00")
+
+    func applier(_ sim: SandboxSimulator, bundle: URL?, now: Date, decoder: any SnapshotPixelDecoder = SnapshotDecoder()) throws -> SnapshotApplier {
+        let model = try sim.model()
+        return SnapshotApplier(container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+                               osVersion: OSVersion(model.ios)!, decoder: decoder, clock: { now })
+    }
+
+    /// Every cached file is its original or the campaign's snapshot for its variant.
+    func checkInvariant(_ sim: SandboxSimulator, originals: [String: Data], bundle: URL, _ label: String) throws {
+        let model = try sim.model()
+        for (name, data) in try sim.cachedFiles() {
+            let allowed = [sha256Hex(originals[name]!), try object(in: bundle, model.variants[name]!, pixels: iPhone15)]
+            #expect(allowed.contains(sha256Hex(data)), "\(label): \(name) is neither original nor replacement")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: try sim.snapshotFolder(model).path).filter { !$0.hasSuffix(".ktx") && !$0.hasPrefix("sceneID:") }
+        #expect(leftovers.allSatisfy { $0.hasSuffix(".splashgen-partial") }, "\(label): \(leftovers)")
+    }
+
+    @Test func killedAtAnyFileOperationTheOriginalsSurviveAndRestoreGivesThemBack() throws {
+        let bundle = try Bundles.double11.get()
+        let installed = try Installed.iPhone15.get()
+        var crashes = 0
+        for phase in ["apply", "restore"] {
+            for n in 0..<200 {
+                let sim = try sandbox(.success(installed))
+                let originals = try sim.cachedFiles()
+                if phase == "restore" { _ = try applier(sim, bundle: bundle, now: during).apply() }
+                var hooked = try applier(sim, bundle: bundle, now: phase == "apply" ? during : after)
+                hooked.crashAfterOperations = n
+                let finished: Bool
+                do { _ = try hooked.apply(); finished = true } catch ApplierError.simulatedCrash { finished = false; crashes += 1 }
+                try checkInvariant(sim, originals: originals, bundle: bundle, "\(phase) killed after \(n) operations")
+                // The next run finishes the job, and restore brings back every byte.
+                _ = try applier(sim, bundle: bundle, now: phase == "apply" ? during : after).apply()
+                try checkInvariant(sim, originals: originals, bundle: bundle, "\(phase) after \(n), then run again")
+                _ = try applier(sim, bundle: bundle, now: during).restore()
+                #expect(try sim.cachedFiles() == originals, "\(phase) killed after \(n): restore")
+                if finished { break }
+            }
+        }
+        #expect(crashes > 20, "the hook must have cut in at every step of both phases")
+    }
+
+    static let badBundles: [(name: String, damage: @Sendable (URL) throws -> Void, expected: @Sendable (BundleProblem) -> Bool)] = [
+        ("hash mismatch", { bundle in try flipLastByte(of: firstObject(bundle)) }, { if case .hashMismatch = $0 { true } else { false } }),
+        ("truncated object", { bundle in let url = try firstObject(bundle); try Data(contentsOf: url).prefix(1000).write(to: url) },
+         { if case .sizeMismatch(_, _, 1000) = $0 { true } else { false } }),
+        ("wrong pixel size", { bundle in try swapInObjectOfAnotherSize(bundle) }, { if case .wrongPixelSize = $0 { true } else { false } }),
+        ("newer schema", { bundle in try editManifest(bundle) { $0.replacingOccurrences(of: "\"schema\" : 1", with: "\"schema\" : 7") } },
+         { $0 == .newerSchema(found: 7, supported: 1) }),
+        ("malformed JSON", { bundle in try editManifest(bundle) { String($0.prefix(200)) } }, { if case .malformedManifest = $0 { true } else { false } }),
+        ("path traversal", { bundle in
+            let first = try firstObject(bundle).lastPathComponent
+            try editManifest(bundle) { $0.replacingOccurrences(of: first, with: "../../../../etc/passwd") }
+         }, { $0 == .notAnObjectName("../../../../etc/passwd") }),
+        ("missing object", { bundle in try FileManager.default.removeItem(at: firstObject(bundle)) }, { if case .missingObject = $0 { true } else { false } }),
+    ]
+
+    @Test(arguments: badBundles.indices)
+    func aBadBundleIsRefusedWithANamedReasonAndNothingChanges(_ index: Int) throws {
+        let bad = Self.badBundles[index]
+        let bundle = temporaryFolder("bad").appendingPathComponent("b")
+        try FileManager.default.copyItem(at: try Bundles.double11.get(), to: bundle)
+        try bad.damage(bundle)
+        let sim = try sandbox(Installed.iPhone15)
+        let before = try sim.snapshotTree()
+        do {
+            _ = try applier(sim, bundle: bundle, now: during).apply()
+            Issue.record("\(bad.name): applied")
+        } catch let ApplierError.badBundle(problem) {
+            #expect(bad.expected(problem), "\(bad.name): \(problem)")
+            #expect(!ApplierError.badBundle(problem).description.isEmpty)
+        }
+        #expect(try sim.snapshotTree() == before, "\(bad.name): the cache changed")
+        let support = sim.container.appendingPathComponent("Library/Application Support/splashgen")
+        #expect(!FileManager.default.fileExists(atPath: support.appendingPathComponent("state.json").path))
+        #expect(!FileManager.default.fileExists(atPath: support.appendingPathComponent("backups").path))
+    }
+
+    @Test func nothingToDoReadsOneStateFileAndDecodesNothing() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        _ = try applier(sim, bundle: bundle, now: during).apply()
+        let counting = CountingDecoder()
+        let report = try applier(sim, bundle: bundle, now: during.addingTimeInterval(60), decoder: counting).apply()
+        #expect(report.nothingToDo && report.campaign?.hasPrefix("double11") == true)
+        #expect(counting.calls == 0)
+        // Crossing the schedule's end is not "nothing to do".
+        #expect(try applier(sim, bundle: bundle, now: after, decoder: counting).apply().nothingToDo == false)
+    }
+
+    @Test func twoAppliersAtOnceLeaveOneConsistentResult() async throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let originals = try sim.cachedFiles()
+        let a = try applier(sim, bundle: bundle, now: during), b = try applier(sim, bundle: bundle, now: during)
+        async let first = Task.detached { try a.apply() }.value
+        async let second = Task.detached { try b.apply() }.value
+        let reports = try await [first, second]
+        #expect(reports.filter { $0.files.contains { $0.action == .replaced } }.count == 1, "one did the work, the other found it done")
+        try checkInvariant(sim, originals: originals, bundle: bundle, "concurrent")
+        _ = try applier(sim, bundle: bundle, now: during).restore()
+        #expect(try sim.cachedFiles() == originals)
+    }
+
+    @Test func aSnapshotFolderThatIsASymbolicLinkIsRefused() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let folder = try sim.snapshotFolder(sim.model())
+        let elsewhere = temporaryFolder("elsewhere").appendingPathComponent("real")
+        try FileManager.default.moveItem(at: folder, to: elsewhere)
+        try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: elsewhere)
+        #expect(throws: ApplierError.snapshotFolderIsSymlink("Library/SplashBoard/Snapshots/com.example.shop - {DEFAULT GROUP}")) {
+            _ = try applier(sim, bundle: bundle, now: during).apply()
+        }
+    }
+
+    @Test func statusSaysWhatApplyWouldDoAndChangesNothing() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let before = try sim.snapshotTree()
+        let status = try applier(sim, bundle: bundle, now: during).status()
+        #expect(status.campaign == "double11")
+        #expect(status.files.count == 4 && status.files.allSatisfy { $0.action == .wouldChange && $0.decidedBy == .marker })
+        #expect(Set(status.files.map { "\($0.orientation) \($0.appearance!)" }).count == 4)
+        #expect(try sim.snapshotTree() == before)
+        #expect(!FileManager.default.fileExists(atPath: sim.container.appendingPathComponent("Library/Application Support/splashgen/state.json").path))
+    }
+}
+
+func firstObject(_ bundle: URL) throws -> URL {
+    let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+    let portrait = manifest.campaigns[0].snapshots.first { $0.orientation == .portrait && $0.appearance == .light }!
+    return bundle.appendingPathComponent("objects/" + portrait.object)
+}
+
+func flipLastByte(of url: URL) throws {
+    var data = try Data(contentsOf: url)
+    data[data.count - 1] ^= 0xFF
+    try data.write(to: url)
+}
+
+func editManifest(_ bundle: URL, _ edit: (String) -> String) throws {
+    let url = bundle.appendingPathComponent("manifest.json")
+    try Data(edit(try String(contentsOf: url, encoding: .utf8)).utf8).write(to: url)
+}
+
+/// Puts another screen's object under the portrait-light entry, with the manifest's hash and size
+/// updated to match, so only the pixel-size check can catch it.
+func swapInObjectOfAnotherSize(_ bundle: URL) throws {
+    let other = try Data(contentsOf: firstObject(try Bundles.double11OldPhone.get()))
+    let url = bundle.appendingPathComponent("manifest.json")
+    var manifest = try Manifest.decode(from: Data(contentsOf: url))
+    let index = manifest.campaigns[0].snapshots.firstIndex { $0.orientation == .portrait && $0.appearance == .light }!
+    manifest.campaigns[0].snapshots[index].object = sha256Hex(other)
+    manifest.campaigns[0].snapshots[index].bytes = other.count
+    try other.write(to: bundle.appendingPathComponent("objects/" + sha256Hex(other)))
+    try manifest.encoded().write(to: url)
+}

@@ -1,0 +1,171 @@
+import Foundation
+import SplashApplier
+import SplashCore
+import Testing
+@testable import SplashSimulator
+
+/// The seeds' scenarios, end to end: the OS model shows the cache, then the app runs the applier.
+@Suite struct ScenarioTests {
+    let before = date("2026-11-10T10:00:00+08:00")
+    let opening = date("2026-11-10T21:00:00+08:00")
+    let during = date("2026-11-11T09:00:00+08:00")
+    let after = date("2026-11-12T03:00:00+08:00")
+
+    @Test func double11ShowsFromTheSecondLaunchInsideTheWindowAndTheOriginalsComeBack() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let originals = try sim.cachedFiles()
+        let campaign = try object(in: bundle, portraitLight, pixels: iPhone15)
+
+        let early = try sim.launch(bundle: bundle, now: before)
+        #expect(early.contentHash == sha256Hex(originals[early.file]!))
+        #expect(early.appReport?.campaign == nil)
+        #expect(early.appReport?.nextChange == date("2026-11-10T20:00:00+08:00"))
+
+        let first = try sim.launch(bundle: bundle, now: opening)
+        #expect(first.contentHash == sha256Hex(originals[first.file]!), "the OS shows its cache before any app code runs")
+        #expect(first.appReport?.files.map(\.action) == [.replaced, .replaced, .replaced, .replaced])
+
+        for now in [opening.addingTimeInterval(60), during] {
+            let later = try sim.launch(bundle: bundle, now: now)
+            #expect(later.contentHash == campaign)
+            #expect(later.appReport?.nothingToDo == true)
+        }
+
+        let ended = try sim.launch(bundle: bundle, now: after)
+        #expect(ended.contentHash == campaign)
+        #expect(ended.appReport?.campaign == nil && ended.appReport?.files.map(\.action) == [.restored, .restored, .restored, .restored])
+        #expect(try sim.launch(bundle: bundle, now: after.addingTimeInterval(60)).contentHash == sha256Hex(originals[ended.file]!))
+        #expect(try sim.cachedFiles() == originals)
+    }
+
+    @Test(arguments: [("5.3", "200"), ("5.2", "101"), ("5.2", "100")])
+    func anUpdateShowsTheNewDefaultOnceThenTheCampaignAgain(_ release: (version: String, build: String)) throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let campaign = try object(in: bundle, portraitLight, pixels: iPhone15)
+        _ = try sim.launch(bundle: bundle, now: opening)
+        #expect(try sim.launch(bundle: bundle, now: during).contentHash == campaign)
+
+        _ = try sim.update(version: release.version, build: release.build)
+        let regenerated = try sim.cachedFiles()
+        let first = try sim.launch(bundle: bundle, now: during)
+        #expect(first.contentHash == sha256Hex(regenerated[first.file]!), "the first launch after an update shows the OS's new render")
+        #expect(first.appReport?.cacheRegenerated == true)
+        #expect(first.appReport?.files.allSatisfy { $0.action == .replaced } == true)
+        #expect(try sim.launch(bundle: bundle, now: during).contentHash == campaign, "carried over to the second launch")
+
+        // The campaign ends after the update: the *new* originals come back.
+        _ = try sim.launch(bundle: bundle, now: after)
+        #expect(try sim.cachedFiles() == regenerated)
+    }
+
+    @Test func everyVariantGetsItsOwnSnapshot() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        _ = try sim.launch(bundle: bundle, now: opening)
+        for appearance in Appearance.allCases {
+            for orientation in Orientation.allCases {
+                _ = try sim.set(appearance: appearance, orientation: orientation)
+                let shown = try sim.launch(bundle: bundle, now: during)
+                let variant = SpringBoardModel.Variant(orientation: orientation, appearance: appearance)
+                #expect(shown.variant == variant)
+                #expect(shown.contentHash == (try object(in: bundle, variant, pixels: iPhone15)), "\(orientation) \(appearance)")
+            }
+        }
+    }
+
+    @Test func aGreyDayThenBackToNormal() throws {
+        let bundle = try Bundles.mourning.get()
+        let sim = try sandbox(Installed.iPhone15Colourful)
+        let originals = try sim.cachedFiles()
+        let day = date("2026-12-04T08:00:00+08:00")
+        _ = try sim.launch(bundle: bundle, now: day)
+        let grey = try sim.launch(bundle: bundle, now: day.addingTimeInterval(60))
+        #expect(colouredPixels(grey.image) == 0)
+
+        _ = try sim.launch(bundle: bundle, now: date("2026-12-05T08:00:00+08:00"))
+        let normal = try sim.launch(bundle: bundle, now: date("2026-12-05T08:01:00+08:00"))
+        #expect(normal.contentHash == sha256Hex(originals[normal.file]!))
+        #expect(colouredPixels(normal.image) > 0)
+    }
+
+    @Test func aBundleOfTheDefaultLaunchScreenRepairsABlackRender() throws {
+        let bundle = try Bundles.repair.get()
+        let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", blackRender: true))
+        let good = try object(in: bundle, portraitLight, pixels: iPhone15)
+        let goodImage = try SnapshotDecoder().decode(Data(contentsOf: bundle.appendingPathComponent("objects/" + good)))
+        let broken = try sim.launch(bundle: bundle, now: during)
+        #expect(broken.contentHash != good)
+        // The logo's image view is a solid black box: around the logo, where it is transparent,
+        // the user sees black instead of the white background.
+        func blackWhereWhite(_ image: RGBAImage) -> Int {
+            (0..<image.pixels.count / 4).filter { i in
+                goodImage.pixels[i * 4] > 200 && image.pixels[i * 4] < 40 && image.pixels[i * 4 + 1] < 40 && image.pixels[i * 4 + 2] < 40
+            }.count
+        }
+        #expect(blackWhereWhite(broken.image) > 20_000)
+        #expect(broken.appReport?.files.allSatisfy { $0.decidedBy == .marker } == true, "the marker survives the bug")
+
+        let repaired = try sim.launch(bundle: bundle, now: during)
+        #expect(repaired.contentHash == good)
+        #expect(blackWhereWhite(repaired.image) == 0)
+    }
+
+    @Test func anIOS12ContainerKeepsItsSnapshotsInCaches() throws {
+        let bundle = try Bundles.double11OldPhone.get()
+        let sim = SandboxSimulator(root: try Installed.install(device: "iPhone 8", ios: "12.4"))
+        #expect(try sim.snapshotFolder(sim.model()).path.hasSuffix("container/Library/Caches/Snapshots/com.example.shop"))
+        let first = try sim.launch(bundle: bundle, now: opening)
+        #expect(first.appReport?.folder == "Library/Caches/Snapshots/com.example.shop")
+        #expect(try sim.launch(bundle: bundle, now: during).contentHash == (try object(in: bundle, portraitLight, pixels: Manifest.Size(width: 750, height: 1334))))
+    }
+
+    @Test func aLanguageChangeOrAPurgeIsCarriedOverToo() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let campaign = try object(in: bundle, portraitLight, pixels: iPhone15)
+        _ = try sim.launch(bundle: bundle, now: opening)
+        _ = try sim.languageChange()
+        #expect(try sim.cachedFiles().count == 1, "only the current variant comes back")
+        _ = try sim.launch(bundle: bundle, now: during)
+        #expect(try sim.launch(bundle: bundle, now: during).contentHash == campaign)
+
+        _ = try sim.purge()
+        let after = try sim.launch(bundle: bundle, now: during)
+        #expect(after.regenerated != nil && after.appReport?.cacheRegenerated == true)
+        #expect(try sim.launch(bundle: bundle, now: during).contentHash == campaign)
+    }
+
+    @Test func theAppSwitcherSnapshotsAreNeverTouched() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let scene = { try sim.snapshotTree().filter { $0.key.contains("sceneID:") } }
+        let before = try scene()
+        #expect(before.count == 2)
+        _ = try sim.launch(bundle: bundle, now: opening)
+        _ = try sim.launch(bundle: bundle, now: after)
+        #expect(try scene() == before)
+    }
+
+    @Test func aFileOfTheWrongSizeIsRejectedByTheOSAndRendered() throws {
+        let sim = try sandbox(Installed.iPhone15)
+        let model = try sim.model()
+        let name = model.variants.first { $0.value == portraitLight }!.key
+        try PNGCodec.encode(RGBAImage(width: 10, height: 10, fill: RGBAColor(r: 1, g: 2, b: 3)))
+            .write(to: try sim.snapshotFolder(model).appendingPathComponent(name))
+        let launch = try sim.launch(bundle: nil, now: during)
+        #expect(launch.regenerated == "\(name) is 10x10, not 1179x2556")
+        #expect(launch.file != name)
+    }
+}
+
+/// Pixels whose red, green and blue differ.
+func colouredPixels(_ image: RGBAImage) -> Int {
+    var count = 0
+    for i in stride(from: 0, to: image.pixels.count, by: 4) {
+        let (r, g, b) = (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2])
+        if r != g || r != b { count += 1 }
+    }
+    return count
+}
