@@ -11,5 +11,5 @@ bench-deps: deps ; @$(call install,$(BENCH_PACKAGES))
 build: deps ; swift build
 run: build ; .build/debug/splashgen build campaigns/double11.yaml
 test: deps ; swift test
-bench: bench-deps ; swift build -c release --product splashbench && swift build -c release --product splashgen && .build/release/splashbench
+bench: bench-deps ; swift build -c release --product splashbench && .build/release/splashbench
 clean: ; rm -rf .build Output/*/ Output/.cache Output/.staging-* Output/.old-*

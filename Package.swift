@@ -52,7 +52,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("astcenc")]
         ),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
-        .executableTarget(name: "splashbench", dependencies: ["SplashCore"]),
+        .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashApplier", "SplashSimulator"]),
         .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
         .testTarget(name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier"]),
         .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore", "SplashApplier"], resources: [.copy("Fixtures")]),

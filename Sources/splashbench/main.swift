@@ -1,6 +1,7 @@
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashSimulator
 
 // `make bench`: splashgen's build of campaigns/double11.yaml over the whole catalogue in both
 // encodings, stage by stage, against the pipeline a user would otherwise script (ImageMagick for
@@ -77,6 +78,77 @@ for encoding in SnapshotEncoding.allCases {
       unique objects      \(cold.uniqueObjects), \(megabytes(cold.bytes))
       unchanged rebuild   \(seconds(warmWall)) (\(warm.reused) reused, \(warm.rendered) rendered)
       peak memory         \(megabytes(peak)) (process peak after this build)
+    """)
+}
+
+// The applier on a simulated iPhone 15 container, with a bundle made for that screen.
+do {
+    var phone = campaign
+    phone.screens = DeviceCatalogue.screens(of: [catalogue.device(named: "iPhone 15")!])
+    let bundle = try BundleBuilder(outputRoot: temporaryFolder()).build(phone).bundle
+    let installed = temporaryFolder().appendingPathComponent("sandbox")
+    _ = try SandboxSimulator(root: installed).install(launchScreen: URL(fileURLWithPath: "campaigns/default.yaml"),
+                                                       version: "5.2", build: "100", device: "iPhone 15", ios: "17.0")
+    let before = phone.schedule.start.addingTimeInterval(-3600), during = phone.schedule.start.addingTimeInterval(3600)
+    func applier(_ root: URL, _ now: Date) -> SnapshotApplier {
+        SnapshotApplier(container: root.appendingPathComponent("container"), bundle: bundle, appVersion: "5.2", appBuild: "100",
+                        osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+    }
+    func copyOfInstalled() throws -> URL {
+        let copy = temporaryFolder().appendingPathComponent("sandbox")
+        try FileManager.default.copyItem(at: installed, to: copy)
+        return copy
+    }
+    func median(_ values: [Duration]) -> Duration { values.sorted()[values.count / 2] }
+
+    // A launch with nothing to do.
+    let settled = try copyOfInstalled()
+    _ = try applier(settled, during).apply()
+    var noOps: [Duration] = []
+    for i in 0..<500 {
+        let now = during.addingTimeInterval(Double(i))
+        let start = clock.now
+        let report = try applier(settled, now).apply()
+        noOps.append(clock.now - start)
+        precondition(report.nothingToDo)
+    }
+
+    // First run after install: classify (decode 4 files), back up, nothing to replace yet.
+    // Campaign start: verify and swap 4 files on a classified container. Baseline: copy + fsync.
+    var firstRuns: [Duration] = [], swaps: [Duration] = [], copies: [Duration] = []
+    let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+    for _ in 0..<9 {
+        let root = try copyOfInstalled()
+        var start = clock.now
+        _ = try applier(root, before).apply()
+        firstRuns.append(clock.now - start)
+        start = clock.now
+        let report = try applier(root, during).apply()
+        swaps.append(clock.now - start)
+        precondition(report.files.filter { $0.action == .replaced }.count == 4)
+
+        let target = temporaryFolder()
+        start = clock.now
+        for snapshot in manifest.campaigns[0].snapshots {
+            let data = try Data(contentsOf: bundle.appendingPathComponent("objects/" + snapshot.object))
+            let url = target.appendingPathComponent(snapshot.object)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+        }
+        copies.append(clock.now - start)
+    }
+    let sorted = noOps.sorted()
+    print("""
+
+    applier (iPhone 15 container, 4 cached snapshots, \(megabytes(manifest.campaigns[0].snapshots.reduce(0) { $0 + $1.bytes })) of objects)
+      no-op launch        median \(seconds(median(noOps))), 90th percentile \(seconds(sorted[sorted.count * 9 / 10])) over \(noOps.count) runs
+      first run           median \(seconds(median(firstRuns))) (classify 4 files by marker, back them up)
+      campaign swap       median \(seconds(median(swaps))) (verify 4 objects, write, fsync, rename, record)
+      copy + fsync        median \(seconds(median(copies))) (the same 4 objects, plain)
+      swap / copy         \(String(format: "%.2f", median(swaps) / median(copies)))x
     """)
 }
 

@@ -6,7 +6,6 @@ struct Splashgen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "splashgen",
         abstract: "Precompute iOS launch-screen snapshots for every iPhone and iPad, at build time.",
-        version: "0.1.0",
         subcommands: [BuildCommand.self, ValidateCommand.self, DevicesCommand.self, InspectCommand.self, DecodeCommand.self,
                       ApplyCommand.self, RestoreCommand.self, StatusCommand.self, SimCommand.self]
     )

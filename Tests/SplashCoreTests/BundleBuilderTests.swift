@@ -90,9 +90,7 @@ import Testing
 
     @Test func anUnchangedRebuildReusesEverythingAndAChangeRendersAgain() throws {
         let output = temporaryFolder()
-        let folder = temporaryFolder()
-        try FileManager.default.copyItem(at: Fixtures.url("campaigns/good.yaml"), to: folder.appendingPathComponent("c.yaml"))
-        try FileManager.default.copyItem(at: Fixtures.url("campaigns/logo.png"), to: folder.appendingPathComponent("logo.png"))
+        let folder = try scratchCopyOfGoodCampaign()
         let campaign = try loadCampaign(folder.appendingPathComponent("c.yaml"))
         let first = try BundleBuilder(outputRoot: output).build(campaign)
         let second = try BundleBuilder(outputRoot: output).build(campaign)
@@ -109,9 +107,7 @@ import Testing
 
     @Test func aFailedBuildLeavesThePreviousBundleUntouched() throws {
         let output = temporaryFolder()
-        let folder = temporaryFolder()
-        try FileManager.default.copyItem(at: Fixtures.url("campaigns/good.yaml"), to: folder.appendingPathComponent("c.yaml"))
-        try FileManager.default.copyItem(at: Fixtures.url("campaigns/logo.png"), to: folder.appendingPathComponent("logo.png"))
+        let folder = try scratchCopyOfGoodCampaign()
         let campaign = try loadCampaign(folder.appendingPathComponent("c.yaml"))
         let report = try BundleBuilder(outputRoot: output).build(campaign)
         let before = try tree(report.bundle)

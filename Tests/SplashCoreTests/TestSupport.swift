@@ -17,6 +17,14 @@ func temporaryFolder(_ label: String = "splashgen") -> URL {
     return url
 }
 
+/// A scratch folder holding `c.yaml` (the `good.yaml` fixture) and its `logo.png`, free to damage.
+func scratchCopyOfGoodCampaign() throws -> URL {
+    let folder = temporaryFolder()
+    try FileManager.default.copyItem(at: Fixtures.url("campaigns/good.yaml"), to: folder.appendingPathComponent("c.yaml"))
+    try FileManager.default.copyItem(at: Fixtures.url("campaigns/logo.png"), to: folder.appendingPathComponent("logo.png"))
+    return folder
+}
+
 /// Loads a campaign with the bundled catalogue.
 func loadCampaign(_ url: URL) throws -> Campaign {
     try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: url.lastPathComponent)

@@ -101,3 +101,58 @@ import Testing
         #expect(run.stdout.hasSuffix("79 devices, 22 screen sizes\n"))
     }
 }
+
+/// The applier and the simulator through the command line, as a person would drive them.
+@Suite struct SandboxCommandLineTests {
+    let cli = CommandLineTests()
+
+    @Test func installLaunchApplyStatusRestore() throws {
+        let folder = cli.temporaryFolder()
+        let sandbox = folder.appendingPathComponent("sandbox").path, output = folder.appendingPathComponent("Output").path
+        #expect(try cli.splashgen("build", "Tests/SplashCoreTests/Fixtures/campaigns/good.yaml", "-o", output).status == 0)
+        let bundle = output + "/good"
+
+        let install = try cli.splashgen("sim", "install", "--sandbox", sandbox, "--version", "5.2", "--build", "100")
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.stdout.hasPrefix("com.example.shop 5.2 (100) on iPhone 15, iOS 17.0; now portrait, light\n"))
+        #expect(install.stdout.split(separator: "\n").count == 5, "four cached variants")
+
+        let first = try cli.splashgen("sim", "launch", "--sandbox", sandbox, "--bundle", bundle, "--now", "2026-11-11T09:00:00+08:00")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("campaign   good\n"))
+        #expect(first.stdout.contains("the OS rendered the cache anew: originals backed up"))
+        // good.yaml is light-only and portrait-only: one file replaced, three left with a reason.
+        #expect(first.stdout.components(separatedBy: "  replaced, showing good").count == 2)
+        #expect(first.stdout.contains("left-alone, showing original: good has no dark snapshot of 1179x2556"))
+
+        let container = sandbox + "/container"
+        let status = try cli.splashgen("status", "--container", container, "--bundle", bundle, "--version", "5.2", "--build", "100",
+                                       "--now", "2026-11-11T09:01:00+08:00", "--json")
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("\"campaign\" : \"good\""))
+        #expect(status.stdout.contains("\"decidedBy\" : \"marker\""))
+
+        let screenshot = folder.appendingPathComponent("seen.png").path
+        let second = try cli.splashgen("sim", "launch", "--sandbox", sandbox, "--bundle", bundle, "--now", "2026-11-11T09:02:00+08:00",
+                                       "--screenshot", screenshot)
+        #expect(second.stdout.contains("nothing to do"))
+        #expect(FileManager.default.fileExists(atPath: screenshot))
+
+        let restore = try cli.splashgen("restore", "--container", container, "--version", "5.2", "--build", "100")
+        #expect(restore.status == 0)
+        #expect(restore.stdout.contains("restored, showing original"))
+    }
+
+    @Test func badInputIsNamed() throws {
+        let folder = cli.temporaryFolder()
+        let missing = try cli.splashgen("apply", "--container", folder.path, "--bundle", folder.path, "--version", "1", "--build", "1")
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: bad bundle: no manifest.json in the bundle\n")
+        let ios = try cli.splashgen("status", "--container", folder.path, "--version", "1", "--build", "1", "--ios", "seventeen")
+        #expect(ios.status != 0)
+        #expect(ios.stderr.contains("--ios expects a version such as 17.4"))
+        let noSandbox = try cli.splashgen("sim", "launch", "--sandbox", folder.appendingPathComponent("none").path)
+        #expect(noSandbox.status == 1)
+        #expect(noSandbox.stderr.contains("run `splashgen sim install` first"))
+    }
+}
