@@ -57,7 +57,7 @@ public enum SnapshotHeader {
         switch SnapshotContent(sniffing: data) {
         case .ktx:
             let file: KTXFile
-            do { file = try KTXFile(parsing: data) } catch { throw .ktx(error) }
+            do { file = try KTXFile(parsing: data, includingLevel: false) } catch { throw .ktx(error) }
             guard file.glInternalFormat == KTXFile.astc4x4RGBA, !file.isAppleCompressed else { throw .unsupported("KTX that is not plain ASTC 4x4") }
             return (Int(file.pixelWidth), Int(file.pixelHeight))
         case .png:

@@ -39,15 +39,19 @@ final class ApplierFileSystem: @unchecked Sendable {
         guard ok, fsync(fd) == 0 else { throw .io(url.path, Self.errnoText()) }
     }
 
-    /// Atomically replaces `target` with `source` (same folder), then makes the rename durable.
+    /// Atomically replaces `target` with `source` (same folder). Durable once its folder is synced.
     func rename(_ source: URL, over target: URL) throws(ApplierError) {
         try operation()
         guard posixRename(source.path, target.path) == 0 else { throw .io(target.path, Self.errnoText()) }
-        let dir = open(target.deletingLastPathComponent().path, O_RDONLY)
-        if dir >= 0 {
-            fsync(dir)
-            close(dir)
-        }
+    }
+
+    /// Makes the renames in a folder durable.
+    func syncFolder(_ url: URL) throws(ApplierError) {
+        try operation()
+        let dir = open(url.path, O_RDONLY)
+        guard dir >= 0 else { throw .io(url.path, Self.errnoText()) }
+        defer { close(dir) }
+        fsync(dir)
     }
 
     /// Removes a file or folder; a missing one is fine.
@@ -66,10 +70,12 @@ final class ApplierFileSystem: @unchecked Sendable {
     }
 
     /// Writes a whole file through a temporary sibling and a rename: readers see old or new, never half.
-    func replace(_ url: URL, with data: Data) throws(ApplierError) {
+    /// `durably` also syncs the folder, for a file others must be able to rely on at once.
+    func replace(_ url: URL, with data: Data, durably: Bool = false) throws(ApplierError) {
         let partial = Self.partialURL(for: url)
         try write(data, to: partial)
         try rename(partial, over: url)
+        if durably { try syncFolder(url.deletingLastPathComponent()) }
     }
 
     /// The temporary sibling used while replacing `url`; leftovers are removed on the next run.

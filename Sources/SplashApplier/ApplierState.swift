@@ -39,8 +39,23 @@ struct ApplierState: Codable, Equatable {
         var original: String
         /// SHA-256 of what the file holds now.
         var current: String
+        /// Set while the file is being changed to this hash; the next run reads the file to learn
+        /// which of the two it holds, should the applier have been killed in between.
+        var pending: String? = nil
 
         var orientation: Orientation { width > height ? .landscape : .portrait }
+    }
+
+    /// The records with every interrupted change settled by reading what the file really holds.
+    func resolvingPending(in folder: URL) -> ApplierState {
+        var copy = self
+        for (name, record) in files where record.pending != nil {
+            if let data = try? Data(contentsOf: folder.appendingPathComponent(name)) {
+                copy.files[name]!.current = sha256Hex(data)
+            }
+            copy.files[name]!.pending = nil
+        }
+        return copy
     }
 
     /// Whether a run keyed `key` with this manifest at `now` has nothing to do.

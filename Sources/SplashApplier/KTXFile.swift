@@ -92,11 +92,14 @@ public struct KTXFile: Equatable, Sendable {
     }
 
     /// Parses a KTX 1.1 file and checks that it is a single-level 2D image whose level is whole.
-    public init(parsing data: Data) throws(KTXError) {
-        let bytes = [UInt8](data)
-        guard bytes.count >= Self.headerSize else { throw .truncated(needed: Self.headerSize, found: bytes.count) }
-        guard Array(bytes[0..<12]) == Self.identifier else { throw .notKTX }
-        func field(_ index: Int) -> UInt32 { Self.readUInt32(bytes, at: 12 + 4 * index) }
+    /// With `includingLevel: false` every check is made but the level's bytes are not copied
+    /// (`levelData` stays empty): enough to verify a header and read the pixel size.
+    public init(parsing data: Data, includingLevel: Bool = true) throws(KTXError) {
+        let data = data.startIndex == 0 ? data : Data(data)
+        guard data.count >= Self.headerSize else { throw .truncated(needed: Self.headerSize, found: data.count) }
+        let head = [UInt8](data.prefix(Self.headerSize))
+        guard Array(head[0..<12]) == Self.identifier else { throw .notKTX }
+        func field(_ index: Int) -> UInt32 { Self.readUInt32(head, at: 12 + 4 * index) }
         guard field(0) == 0x0403_0201 else { throw .unsupportedEndianness }
         glType = field(1)
         glTypeSize = field(2)
@@ -114,14 +117,17 @@ public struct KTXFile: Equatable, Sendable {
             throw .notA2DImage
         }
         guard numberOfMipmapLevels <= 1 else { throw .unexpectedMipmaps(Int(numberOfMipmapLevels)) }
-        var offset = Self.headerSize
-        let keyValueEnd = offset + keyValueLength
-        guard keyValueEnd + 4 <= bytes.count else { throw .truncated(needed: keyValueEnd + 4, found: bytes.count) }
-        while offset < keyValueEnd {
-            guard offset + 4 <= keyValueEnd else { throw .badKeyValueData }
+        guard keyValueLength <= data.count - Self.headerSize - 4 else {
+            throw .truncated(needed: Self.headerSize + keyValueLength + 4, found: data.count)
+        }
+        let keyValueEnd = Self.headerSize + keyValueLength
+        let bytes = [UInt8](data[Self.headerSize..<keyValueEnd + 4])
+        var offset = 0
+        while offset < keyValueLength {
+            guard offset + 4 <= keyValueLength else { throw .badKeyValueData }
             let size = Int(Self.readUInt32(bytes, at: offset))
             offset += 4
-            guard size <= keyValueEnd - offset else { throw .badKeyValueData }
+            guard size <= keyValueLength - offset else { throw .badKeyValueData }
             let entry = bytes[offset..<offset + size]
             guard let nul = entry.firstIndex(of: 0), let key = String(bytes: entry[..<nul], encoding: .utf8) else {
                 throw .badKeyValueData
@@ -129,11 +135,10 @@ public struct KTXFile: Equatable, Sendable {
             keyValues.append(KeyValue(key: key, value: Data(entry[(nul + 1)...])))
             offset += size + Self.padding(size)
         }
-        offset = keyValueEnd
-        let imageSize = Int(Self.readUInt32(bytes, at: offset))
-        offset += 4
-        guard imageSize <= bytes.count - offset else { throw .truncated(needed: offset + imageSize, found: bytes.count) }
-        levelData = Data(bytes[offset..<offset + imageSize])
+        let imageSize = Int(Self.readUInt32(bytes, at: keyValueLength))
+        let levelStart = keyValueEnd + 4
+        guard imageSize <= data.count - levelStart else { throw .truncated(needed: levelStart + imageSize, found: data.count) }
+        levelData = includingLevel ? data.subdata(in: levelStart..<levelStart + imageSize) : Data()
         if glInternalFormat == Self.astc4x4RGBA, !isAppleCompressed {
             let expected = Self.astc4x4ByteCount(width: Int(pixelWidth), height: Int(pixelHeight))
             guard imageSize == expected else { throw .wrongLevelSize(expected: expected, found: imageSize) }

@@ -56,7 +56,7 @@ public struct SnapshotApplier: Sendable {
         }
         defer { withExtendedLifetime(lock) {} }
         let now = clock()
-        let saved = try ApplierState.load(from: stateURL)
+        var saved = try ApplierState.load(from: stateURL)
         let stamp = bundle.flatMap(ApplierBundle.stamp)
 
         // The launch path reads no manifest and decodes nothing: one state read, one listing, one stat.
@@ -76,6 +76,7 @@ public struct SnapshotApplier: Sendable {
         }
         let folder = container.appendingPathComponent(folderPath)
         let key = key(names)
+        saved = saved.map { $0.folder == folderPath ? $0.resolvingPending(in: folder) : $0 }
         let campaign = mode == .restore ? nil : manifest.flatMap { campaignInForce($0, at: now) }
         let nextChange = mode == .restore ? nil : manifest.flatMap { nextBoundary($0, after: now) }
 
@@ -130,31 +131,38 @@ public struct SnapshotApplier: Sendable {
                           noOp: planned.isEmpty && !regenerated, actions: actions, notes: notes)
         }
 
-        // Everything is verified: back up new originals first, then one file at a time: beside the
-        // target, renamed over it, then recorded.
+        // Everything is verified. Back up new originals first; then mark the files about to change,
+        // write each beside its target and rename it over, sync the folder, and record the result.
         if let newOriginals {
             let backup = container.appendingPathComponent(state.backup)
             try fs.makeFolder(backup)
             for name in names {
                 try fs.replace(backup.appendingPathComponent(name), with: newOriginals[name]!)
             }
-            try fs.replace(stateURL, with: state.encoded())
+            try fs.syncFolder(backup)
+            try fs.replace(stateURL, with: state.encoded(), durably: true)
             if let saved, saved.backup != state.backup {
                 try fs.remove(container.appendingPathComponent(saved.backup))
             }
         }
-        for name in names where planned[name] != nil {
-            let (hash, data) = planned[name]!
-            try fs.replace(folder.appendingPathComponent(name), with: data!)
-            state.files[name]!.current = hash
-            actions[name] = hash == state.files[name]!.original ? .restored : .replaced
-            try fs.replace(stateURL, with: state.encoded())
+        if !planned.isEmpty {
+            for (name, target) in planned { state.files[name]!.pending = target.hash }
+            try fs.replace(stateURL, with: state.encoded(), durably: true)
+            for name in names where planned[name] != nil {
+                try fs.replace(folder.appendingPathComponent(name), with: planned[name]!.data!)
+            }
+            try fs.syncFolder(folder)
+            for (name, target) in planned {
+                state.files[name]!.current = target.hash
+                state.files[name]!.pending = nil
+                actions[name] = target.hash == state.files[name]!.original ? .restored : .replaced
+            }
         }
         state.campaign = campaign?.id
         state.settledAt = now
         state.nextChange = nextChange
         state.manifestStamp = stamp
-        try fs.replace(stateURL, with: state.encoded())
+        try fs.replace(stateURL, with: state.encoded(), durably: true)
         return report(state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: regenerated,
                       noOp: false, actions: actions, notes: notes)
     }

@@ -94,6 +94,7 @@ enum ReportText {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
+        encoder.keyEncodingStrategy = .convertToSnakeCase  // like manifest.json
         return String(decoding: try! encoder.encode(report), as: UTF8.self)
     }
 

@@ -130,7 +130,8 @@ import Testing
                                        "--now", "2026-11-11T09:01:00+08:00", "--json")
         #expect(status.status == 0)
         #expect(status.stdout.contains("\"campaign\" : \"good\""))
-        #expect(status.stdout.contains("\"decidedBy\" : \"marker\""))
+        #expect(status.stdout.contains("\"decided_by\" : \"marker\""))
+        #expect(status.stdout.contains("\"next_change\" : \"2026-11-11T18:00:00Z\""))
 
         let screenshot = folder.appendingPathComponent("seen.png").path
         let second = try cli.splashgen("sim", "launch", "--sandbox", sandbox, "--bundle", bundle, "--now", "2026-11-11T09:02:00+08:00",
