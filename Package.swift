@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         /** The command-line tool: parses arguments, calls one function of SplashCore, prints. */
@@ -26,8 +27,9 @@ let package = Package(
         .target(
             name: "SplashCore",
             dependencies: [
-                "SplashApplier", "CPNG", "CStbResize", "CAstcenc",
+                "SplashApplier", "CPNG", "CStb", "CAstcenc",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             resources: [.copy("Resources/devices.json")]
         ),
@@ -42,8 +44,8 @@ let package = Package(
         .target(name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier"]),
         /** libpng, used only through its `png_image_*` simplified API. */
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        /** stb_image_resize from Debian's libstb-dev. */
-        .systemLibrary(name: "CStbResize", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
+        /** stb_image_resize and stb_truetype from Debian's libstb-dev. */
+        .systemLibrary(name: "CStb", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
         /** A C face for ARM's astcenc C++ API (libastcenc-dev ships no pkg-config file). */
         .target(
             name: "CAstcenc",

@@ -29,7 +29,7 @@ public enum ApplierError: Error, Equatable, CustomStringConvertible {
 }
 
 /// What is wrong with a bundle.
-public enum BundleProblem: Equatable, Sendable, CustomStringConvertible {
+public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
     /// No `manifest.json`.
     case missingManifest
     /// The manifest is not valid JSON of the expected shape.
@@ -50,6 +50,10 @@ public enum BundleProblem: Equatable, Sendable, CustomStringConvertible {
     case unreadableObject(object: String, detail: String)
     /// The object's pixel size is not the size of the file it would replace.
     case wrongPixelSize(object: String, expected: String, found: String)
+    /// A key is pinned but the bundle has no `manifest.sig`.
+    case unsigned
+    /// `manifest.sig` does not verify against the manifest and the pinned key.
+    case badSignature
 
     public var description: String {
         switch self {
@@ -61,9 +65,12 @@ public enum BundleProblem: Equatable, Sendable, CustomStringConvertible {
         case .notAnObjectName(let name): return "object reference \"\(name)\" is not a SHA-256 name"
         case .missingObject(let name): return "object \(name) is missing"
         case .hashMismatch(let name, let actual): return "object \(name) hashes to \(actual)"
-        case .sizeMismatch(let name, let expected, let found): return "object \(name) holds \(found) bytes; the manifest says \(expected)"
+        case .sizeMismatch(let name, let expected, let found):
+            return "object \(name) holds \(found) bytes; the manifest says \(expected)\(found < expected ? " (truncated)" : "")"
         case .unreadableObject(let name, let detail): return "object \(name) is not a readable snapshot: \(detail)"
-        case .wrongPixelSize(let name, let expected, let found): return "object \(name) is \(found) pixels; the cached file it would replace is \(expected)"
+        case .wrongPixelSize(let name, let expected, let found): return "object \(name) is \(found) pixels; the manifest and the file it replaces need \(expected)"
+        case .unsigned: return "the bundle is not signed, and a key is pinned"
+        case .badSignature: return "the manifest's signature does not verify with the pinned key (tampered, or signed by another key)"
         }
     }
 }

@@ -105,6 +105,8 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var orientation: Orientation
         /// Light or dark.
         public var appearance: Appearance
+        /// `iphone` or `ipad`.
+        public var family: String
         /// Catalogue names of the devices that show this snapshot.
         public var devices: [String]
         /// SHA-256 of the object's bytes, lowercase hex; its file is `objects/<object>`.
@@ -114,7 +116,8 @@ public struct Manifest: Codable, Equatable, Sendable {
 
         /// Makes a snapshot entry.
         public init(points: Size, scale: Int, pixels: Size, orientation: Orientation, appearance: Appearance,
-                    devices: [String], object: String, bytes: Int) {
+                    family: String, devices: [String], object: String, bytes: Int) {
+            self.family = family
             self.points = points
             self.scale = scale
             self.pixels = pixels

@@ -18,6 +18,8 @@ public struct SnapshotApplier: Sendable {
     public var decoder: any SnapshotPixelDecoder
     /// The current time.
     public var clock: @Sendable () -> Date
+    /// The raw Ed25519 public key the app pins: when set, an unsigned or tampered bundle is refused.
+    public var trustedKey: Data?
     /// Test hook: stop dead after this many file operations, as a kill would.
     public var crashAfterOperations: Int?
 
@@ -57,7 +59,7 @@ public struct SnapshotApplier: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let now = clock()
         var saved = try ApplierState.load(from: stateURL)
-        let stamp = bundle.flatMap(ApplierBundle.stamp)
+        let stamp = bundle.flatMap(SnapshotBundle.stamp)
 
         // The launch path reads no manifest and decodes nothing: one state read, one listing, one stat.
         if mode == .apply, let saved, stamp != nil, let (folderPath, names) = try locate(bundleID: saved.bundleID, fs: fs),
@@ -65,7 +67,7 @@ public struct SnapshotApplier: Sendable {
             return report(saved, campaign: saved.campaign, nextChange: saved.nextChange, manifest: nil, regenerated: false, noOp: true, actions: [:])
         }
 
-        let opened = try bundle.map { url throws(ApplierError) in try ApplierBundle(root: url) }
+        let opened = try bundle.map { url throws(ApplierError) in try SnapshotBundle(root: url, trustedKey: trustedKey) }
         let manifest = opened?.manifest
         if let manifest, let saved, manifest.app.bundleID != saved.bundleID, mode != .status {
             throw .badBundle(.otherApp(expected: saved.bundleID, found: manifest.app.bundleID))

@@ -82,7 +82,8 @@ public struct BundleBuilder: Sendable {
                     return Manifest.Snapshot(
                         points: snapshot.screen.points, scale: snapshot.screen.scale,
                         pixels: snapshot.screen.pixels(snapshot.orientation), orientation: snapshot.orientation,
-                        appearance: snapshot.appearance, devices: snapshot.screen.devices.map(\.name),
+                        appearance: snapshot.appearance, family: snapshot.screen.family.rawValue,
+                        devices: snapshot.screen.devices.map(\.name),
                         object: object.hash, bytes: object.bytes)
                 })])
         let bundle = try writer.commit(manifest)

@@ -40,11 +40,24 @@ final class BundleWriter {
         }
     }
 
+    /// Adds an object from its bytes.
+    func addObject(_ data: Data, hash: String) throws(BuildError) {
+        do { try data.write(to: staging.appendingPathComponent("objects").appendingPathComponent(hash)) } catch {
+            throw .outputNotWritable(path: staging.path, reason: Self.reason(error))
+        }
+    }
+
     /// Writes the manifest, then swaps the staging folder into place.
     func commit(_ manifest: Manifest) throws(BuildError) -> URL {
+        try commit(manifestData: manifest.encoded(), signature: nil)
+    }
+
+    /// Writes the manifest's bytes (and its signature), then swaps the staging folder into place.
+    func commit(manifestData: Data, signature: String?) throws(BuildError) -> URL {
         let fm = FileManager.default
         do {
-            try manifest.encoded().write(to: staging.appendingPathComponent("manifest.json"))
+            try manifestData.write(to: staging.appendingPathComponent("manifest.json"))
+            if let signature { try Data(signature.utf8).write(to: staging.appendingPathComponent(BundleSignature.fileName)) }
             if fm.fileExists(atPath: destination.path) {
                 let old = destination.deletingLastPathComponent().appendingPathComponent(".old-\(destination.lastPathComponent)-\(getpid())")
                 try? fm.removeItem(at: old)

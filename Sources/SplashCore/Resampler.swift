@@ -1,5 +1,5 @@
 import SplashApplier
-import CStbResize
+import CStb
 
 /// Resizes art with stb_image_resize: Mitchell when shrinking, Catmull-Rom when enlarging,
 /// filtered in linear light (sRGB decoded), weighted by alpha so transparent edges do not darken.

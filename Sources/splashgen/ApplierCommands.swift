@@ -23,6 +23,9 @@ struct ApplierOptions: ParsableArguments {
     @Option(help: "The current time, ISO 8601 with offset (default: now).")
     var now: String?
 
+    @Option(help: "A public key file (from keygen): refuse bundles it did not sign.")
+    var key: String?
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -33,17 +36,19 @@ struct ApplierOptions: ParsableArguments {
         }
     }
 
-    func applier() -> SnapshotApplier {
+    func applier() throws -> SnapshotApplier {
         let date = now.flatMap { try? Date($0, strategy: .iso8601) } ?? Date()
-        return SnapshotApplier(container: URL(fileURLWithPath: container), bundle: bundle.map { URL(fileURLWithPath: $0) },
-                               appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(),
-                               clock: { date })
+        var applier = SnapshotApplier(container: URL(fileURLWithPath: container), bundle: bundle.map { URL(fileURLWithPath: $0) },
+                                      appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(),
+                                      clock: { date })
+        applier.trustedKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) }
+        return applier
     }
 
     /// Runs one applier call and prints its report.
     func run(_ body: (SnapshotApplier) throws(ApplierError) -> ApplyReport) throws {
         do {
-            let report = try body(applier())
+            let report = try body(try applier())
             print(json ? ReportText.json(report) : ReportText.text(report))
         } catch {
             throw Console.fail(error)

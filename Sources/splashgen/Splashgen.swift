@@ -7,6 +7,8 @@ struct Splashgen: ParsableCommand {
         commandName: "splashgen",
         abstract: "Precompute iOS launch-screen snapshots for every iPhone and iPad, at build time.",
         subcommands: [BuildCommand.self, ValidateCommand.self, DevicesCommand.self, InspectCommand.self, DecodeCommand.self,
-                      ApplyCommand.self, RestoreCommand.self, StatusCommand.self, SimCommand.self]
+                      ApplyCommand.self, RestoreCommand.self, StatusCommand.self, SimCommand.self,
+                      KeygenCommand.self, SignCommand.self, PackCommand.self, UnpackCommand.self, VerifyCommand.self,
+                      PreviewCommand.self]
     )
 }

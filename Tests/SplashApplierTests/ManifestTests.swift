@@ -11,7 +11,7 @@ import Testing
             grey: false, encoding: .ktx, marker: Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2),
             snapshots: [Manifest.Snapshot(
                 points: Manifest.Size(width: 393, height: 852), scale: 3, pixels: Manifest.Size(width: 1179, height: 2556),
-                orientation: .portrait, appearance: .light, devices: ["iPhone 15"], object: String(repeating: "ab", count: 32), bytes: 10)])])
+                orientation: .portrait, appearance: .light, family: "iphone", devices: ["iPhone 15"], object: String(repeating: "ab", count: 32), bytes: 10)])])
 
     @Test func encodingIsCanonicalAndRoundTrips() throws {
         let data = Self.sample.encoded()

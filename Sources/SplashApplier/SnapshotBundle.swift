@@ -1,17 +1,25 @@
 import Foundation
 
-/// A bundle folder as the applier sees it: the manifest, and objects checked before use.
-struct ApplierBundle {
-    let root: URL
-    let manifest: Manifest
+/// A bundle folder (`manifest.json`, optional `manifest.sig`, `objects/<sha256>`) with the checks
+/// both the applier and `splashgen verify` make before trusting it.
+public struct SnapshotBundle: Sendable {
+    /// The folder.
+    public let root: URL
+    /// Its manifest.
+    public let manifest: Manifest
+    /// The manifest's bytes, as signed.
+    public let manifestData: Data
 
-    var manifestURL: URL { root.appendingPathComponent("manifest.json") }
-
-    /// Reads and checks the manifest.
-    init(root: URL) throws(ApplierError) {
+    /// Reads and checks the manifest; with `trustedKey`, also its signature.
+    public init(root: URL, trustedKey: Data? = nil) throws(ApplierError) {
         self.root = root
         guard let data = try? Data(contentsOf: root.appendingPathComponent("manifest.json")) else {
             throw .badBundle(.missingManifest)
+        }
+        manifestData = data
+        if let trustedKey {
+            let signature = try? String(contentsOf: root.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
+            if let problem = BundleSignature.verify(data, signature: signature, publicKey: trustedKey) { throw .badBundle(problem) }
         }
         do { manifest = try Manifest.decode(from: data) } catch {
             switch error {
@@ -28,25 +36,33 @@ struct ApplierBundle {
         return "\(size.intValue)@\(date.timeIntervalSince1970)"
     }
 
-    /// The object's bytes after every check: its name is a hash, it exists, it has the manifest's size,
-    /// it hashes to its name, its header reads, and its pixels are `width`×`height`.
-    func verifiedObject(_ snapshot: Manifest.Snapshot, width: Int, height: Int) throws(ApplierError) -> Data {
+    /// The object's bytes after every check (``check(_:data:width:height:)``), for a file of
+    /// `width`×`height` (by default the manifest's pixel size for the snapshot).
+    public func verifiedObject(_ snapshot: Manifest.Snapshot, width: Int? = nil, height: Int? = nil) throws(ApplierError) -> Data {
+        let data = isObjectName(snapshot.object) ? try? Data(contentsOf: root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)) : nil
+        if let problem = Self.check(snapshot, data: data, width: width, height: height) { throw .badBundle(problem) }
+        return data!
+    }
+
+    /// What is wrong with an object, if anything: its name is not a hash, it is missing, it has not the
+    /// manifest's size, it does not hash to its name, its header does not read, or its pixels are not
+    /// `width`×`height` and the manifest's.
+    public static func check(_ snapshot: Manifest.Snapshot, data: Data?, width: Int? = nil, height: Int? = nil) -> BundleProblem? {
         let name = snapshot.object
-        guard isObjectName(name) else { throw .badBundle(.notAnObjectName(name)) }
-        guard let data = try? Data(contentsOf: root.appendingPathComponent("objects").appendingPathComponent(name)) else {
-            throw .badBundle(.missingObject(name))
-        }
-        guard data.count == snapshot.bytes else { throw .badBundle(.sizeMismatch(object: name, expected: snapshot.bytes, found: data.count)) }
+        let width = width ?? snapshot.pixels.width, height = height ?? snapshot.pixels.height
+        guard isObjectName(name) else { return .notAnObjectName(name) }
+        guard let data else { return .missingObject(name) }
+        guard data.count == snapshot.bytes else { return .sizeMismatch(object: name, expected: snapshot.bytes, found: data.count) }
         let actual = sha256Hex(data)
-        guard actual == name else { throw .badBundle(.hashMismatch(object: name, actual: actual)) }
+        guard actual == name else { return .hashMismatch(object: name, actual: actual) }
         let size: (width: Int, height: Int)
         do { size = try SnapshotHeader.pixelSize(of: data) } catch {
-            throw .badBundle(.unreadableObject(object: name, detail: error.description))
+            return .unreadableObject(object: name, detail: error.description)
         }
         guard size == (width, height), snapshot.pixels == Manifest.Size(width: width, height: height) else {
-            throw .badBundle(.wrongPixelSize(object: name, expected: "\(width)x\(height)", found: "\(size.width)x\(size.height)"))
+            return .wrongPixelSize(object: name, expected: "\(width)x\(height)", found: "\(size.width)x\(size.height)")
         }
-        return data
+        return nil
     }
 }
 

@@ -1,0 +1,149 @@
+import Foundation
+import SplashApplier
+
+/// What happens to a finished bundle: sign it, slice it for one screen, pack it, unpack it, verify it.
+public enum BundleTools {
+    /// Writes `manifest.sig` into a bundle folder, signed with a private key file's text.
+    public static func sign(bundle: URL, privateKey: String) throws {
+        let manifest = try SnapshotBundle(root: bundle).manifestData
+        let signature = try BundleSignature.sign(manifest, privateKey: privateKey)
+        try Data(signature.utf8).write(to: bundle.appendingPathComponent(BundleSignature.fileName), options: .atomic)
+    }
+
+    /// The archive contents of a bundle, every object verified; cut down to one screen when `slice`
+    /// is given, and (re)signed when `privateKey` is. A slice's manifest is new, so it must be signed
+    /// anew; an unsliced bundle keeps its `manifest.sig`.
+    public static func contents(of bundle: URL, slice: ScreenSlice? = nil, privateKey: String? = nil) throws -> BundleArchive.Contents {
+        let opened = try SnapshotBundle(root: bundle)
+        var manifest = opened.manifest
+        var manifestData = opened.manifestData
+        var signature = try? String(contentsOf: bundle.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
+        if let slice {
+            manifest = try slice.apply(to: manifest)
+            manifestData = manifest.encoded()
+            signature = nil
+        }
+        if let privateKey { signature = try BundleSignature.sign(manifestData, privateKey: privateKey) }
+        var objects: [String: Data] = [:]
+        for snapshot in manifest.campaigns.flatMap(\.snapshots) where objects[snapshot.object] == nil {
+            objects[snapshot.object] = try opened.verifiedObject(snapshot)
+        }
+        return BundleArchive.Contents(manifest: manifestData, signature: signature, objects: objects)
+    }
+
+    /// Unpacks an archive into `outputRoot/<name>/`, checked entry by entry before anything is
+    /// written and moved into place only when whole.
+    public static func unpack(_ archive: URL, outputRoot: URL, name: String) throws -> URL {
+        let contents = try BundleArchive.read(archive)
+        let writer = try BundleWriter(outputRoot: outputRoot, name: name)
+        for (hash, data) in contents.objects { try writer.addObject(data, hash: hash) }
+        return try writer.commit(manifestData: contents.manifest, signature: contents.signature)
+    }
+
+    /// Every problem of a bundle folder or archive: structure, signature (when a key is given),
+    /// every object's presence, size, hash, header and pixel size.
+    public static func verify(_ url: URL, publicKey: Data?) -> VerifyReport {
+        var report = VerifyReport()
+        let contents: BundleArchive.Contents
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            do { contents = try BundleArchive.read(url) } catch {
+                report.problems.append(error.description)
+                return report
+            }
+            report.kind = "archive"
+        } else {
+            guard let manifest = try? Data(contentsOf: url.appendingPathComponent("manifest.json")) else {
+                report.problems.append(BundleProblem.missingManifest.description)
+                return report
+            }
+            let signature = try? String(contentsOf: url.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
+            var objects: [String: Data] = [:]
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent("objects").path)) ?? [] {
+                objects[name] = try? Data(contentsOf: url.appendingPathComponent("objects").appendingPathComponent(name))
+            }
+            contents = BundleArchive.Contents(manifest: manifest, signature: signature, objects: objects)
+            report.kind = "folder"
+        }
+        report.signed = contents.signature != nil
+        if let publicKey {
+            if let problem = BundleSignature.verify(contents.manifest, signature: contents.signature, publicKey: publicKey) {
+                report.problems.append(problem.description)
+            } else {
+                report.signatureChecked = true
+            }
+        }
+        let manifest: Manifest
+        do { manifest = try Manifest.decode(from: contents.manifest) } catch {
+            report.problems.append(error.description)
+            return report
+        }
+        var named: Set<String> = []
+        for snapshot in manifest.campaigns.flatMap(\.snapshots) where named.insert(snapshot.object).inserted {
+            report.objects += 1
+            if let problem = SnapshotBundle.check(snapshot, data: contents.objects[snapshot.object]) { report.problems.append(problem.description) }
+        }
+        for extra in Set(contents.objects.keys).subtracting(named).sorted() {
+            report.problems.append("objects/\(extra) is not named by the manifest")
+        }
+        return report
+    }
+}
+
+/// The snapshots of one screen: a device name from the manifest, or a pixel size in either orientation.
+public enum ScreenSlice: Sendable, CustomStringConvertible {
+    case device(String)
+    case pixels(width: Int, height: Int)
+
+    /// Parses `1179x2556` as a pixel size, anything else as a device name.
+    public init(_ text: String) {
+        let parts = text.split(separator: "x").compactMap { Int($0) }
+        self = parts.count == 2 && text.allSatisfy({ $0.isNumber || $0 == "x" }) ? .pixels(width: parts[0], height: parts[1]) : .device(text)
+    }
+
+    public var description: String {
+        switch self {
+        case .device(let name): return name
+        case .pixels(let w, let h): return "\(w)x\(h)"
+        }
+    }
+
+    func matches(_ snapshot: Manifest.Snapshot) -> Bool {
+        switch self {
+        case .device(let name): return snapshot.devices.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+        case .pixels(let w, let h):
+            return (snapshot.pixels.width, snapshot.pixels.height) == (w, h) || (snapshot.pixels.width, snapshot.pixels.height) == (h, w)
+        }
+    }
+
+    /// The manifest with only this screen's snapshots.
+    func apply(to manifest: Manifest) throws(SliceError) -> Manifest {
+        var sliced = manifest
+        for index in sliced.campaigns.indices { sliced.campaigns[index].snapshots.removeAll { !matches($0) } }
+        guard sliced.campaigns.contains(where: { !$0.snapshots.isEmpty }) else { throw .noSnapshots(description) }
+        return sliced
+    }
+}
+
+/// A slice that selects nothing.
+public enum SliceError: Error, Equatable, CustomStringConvertible {
+    case noSnapshots(String)
+
+    public var description: String {
+        switch self { case .noSnapshots(let screen): return "the bundle has no snapshot for \(screen)" }
+    }
+}
+
+/// What `splashgen verify` found.
+public struct VerifyReport: Sendable {
+    /// `folder` or `archive`.
+    public var kind = "folder"
+    /// Distinct objects the manifest names.
+    public var objects = 0
+    /// Whether a `manifest.sig` is present.
+    public var signed = false
+    /// Whether it was checked against a key and holds.
+    public var signatureChecked = false
+    /// Everything wrong, one line each; empty when the bundle is sound.
+    public var problems: [String] = []
+}

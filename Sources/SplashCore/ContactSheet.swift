@@ -1,0 +1,74 @@
+import Foundation
+import SplashApplier
+
+/// One picture of a whole bundle for a designer: every screen × orientation × appearance, decoded
+/// from the real objects (ASTC artefacts included), drawn at one common scale so tiles are
+/// proportional to the screens, labelled with family, pixel size and variant, light and dark apart.
+public enum ContactSheet {
+    /// Sheet pixels per snapshot pixel.
+    public static let scale = 0.1
+    static let margin = 32, gap = 20, maxWidth = 2600
+    static let background = RGBAColor(r: 0x8C, g: 0x8C, b: 0x8C)
+    static let ink = RGBAColor(r: 0x12, g: 0x12, b: 0x12)
+
+    /// Where one snapshot landed on the sheet.
+    public struct Tile: Sendable {
+        /// The snapshot drawn.
+        public var snapshot: Manifest.Snapshot
+        /// Its rectangle on the sheet.
+        public var x: Int, y: Int, width: Int, height: Int
+    }
+
+    /// The sheet for a bundle's contents, and where each tile went.
+    public static func render(_ contents: BundleArchive.Contents, font: TextRenderer) throws -> (image: RGBAImage, tiles: [Tile]) {
+        let manifest = try Manifest.decode(from: contents.manifest)
+        // Lay out first: sections per appearance, tiles flowing left to right, portrait before landscape.
+        var placed: [Tile] = [], texts: [(String, Float, Int, Int)] = []
+        var y = margin
+        let title = manifest.campaigns.map { "\($0.id)\($0.grey ? " (grey)" : ""), \($0.encoding.rawValue)" }.joined(separator: "; ")
+        texts.append((title + " — " + manifest.app.bundleID, 30, margin, y))
+        y += 48
+        var width = margin * 2 + font.width(title, pixelHeight: 30)
+        for appearance in Appearance.allCases {
+            let snapshots = manifest.campaigns.flatMap(\.snapshots).filter { $0.appearance == appearance }
+                .sorted { ($0.orientation, $0.family, $0.pixels.width * $0.pixels.height) < ($1.orientation, $1.family, $1.pixels.width * $1.pixels.height) }
+            guard !snapshots.isEmpty else { continue }
+            texts.append((appearance.rawValue, 26, margin, y))
+            y += 40
+            var x = margin, rowHeight = 0
+            var orientation = snapshots[0].orientation
+            for snapshot in snapshots {
+                let w = Int((Double(snapshot.pixels.width) * scale).rounded()), h = Int((Double(snapshot.pixels.height) * scale).rounded())
+                let label = labels(snapshot)
+                let cell = max(w, label.map { font.width($0, pixelHeight: 15) }.max()!)
+                if x > margin && (x + cell > maxWidth - margin || snapshot.orientation != orientation) {
+                    x = margin
+                    y += rowHeight + gap
+                    rowHeight = 0
+                }
+                orientation = snapshot.orientation
+                placed.append(Tile(snapshot: snapshot, x: x, y: y, width: w, height: h))
+                for (line, text) in label.enumerated() { texts.append((text, 15, x, y + h + 6 + line * 18)) }
+                rowHeight = max(rowHeight, h + 6 + label.count * 18)
+                width = max(width, x + cell + margin)
+                x += cell + gap
+            }
+            y += rowHeight + gap * 2
+        }
+        var sheet = RGBAImage(width: width, height: y + margin - gap, fill: background)
+        for tile in placed {
+            guard let data = contents.objects[tile.snapshot.object] else { throw BundleProblem.missingObject(tile.snapshot.object) }
+            let image = try SnapshotDecoder().decode(data)
+            SnapshotRenderer.blend(Resampler.resize(image, width: tile.width, height: tile.height), over: &sheet, atX: tile.x, y: tile.y)
+        }
+        for (text, size, x, y) in texts { font.draw(text, pixelHeight: size, color: ink, x: x, y: y, on: &sheet) }
+        return (sheet, placed)
+    }
+
+    /// The two label lines under a tile: family and pixel size; orientation and appearance.
+    static func labels(_ snapshot: Manifest.Snapshot) -> [String] {
+        let family = snapshot.family == "ipad" ? "iPad" : snapshot.family == "iphone" ? "iPhone" : snapshot.family
+        return ["\(family) \(snapshot.pixels.width)x\(snapshot.pixels.height)", "\(snapshot.orientation.rawValue), \(snapshot.appearance.rawValue)"]
+    }
+}
+

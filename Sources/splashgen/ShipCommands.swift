@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import SplashApplier
+import SplashCore
+
+/// `splashgen keygen`.
+struct KeygenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "keygen", abstract: "Make an Ed25519 key pair for signing bundles.")
+
+    @Option(name: [.short, .customLong("output")], help: "The private key file; the public key goes to <file>.pub.")
+    var output: String
+
+    func run() throws {
+        let pair = BundleSignature.makeKeyPair()
+        do {
+            guard !FileManager.default.fileExists(atPath: output) else { throw ValidationError("\(output) exists; not overwriting a key") }
+            try Data(pair.privateKey.utf8).write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
+            chmod(output, 0o600)
+            try Data(pair.publicKey.utf8).write(to: URL(fileURLWithPath: output + ".pub"), options: .atomic)
+            print("private key \(output) (keep it secret), public key \(output).pub (pin it in the app)")
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw Console.fail(error, context: output)
+        }
+    }
+}
+
+/// `splashgen sign`.
+struct SignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sign", abstract: "Sign a bundle's manifest (which pins every object's hash).")
+
+    @Argument(help: "The bundle folder.") var bundle: String
+    @Option(help: "The private key file from keygen.") var key: String
+
+    func run() throws {
+        do {
+            try BundleTools.sign(bundle: URL(fileURLWithPath: bundle), privateKey: String(contentsOfFile: key, encoding: .utf8))
+            print("signed \(bundle)/\(BundleSignature.fileName)")
+        } catch {
+            throw Console.fail(error, context: bundle)
+        }
+    }
+}
+
+/// `splashgen pack`.
+struct PackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pack",
+        abstract: "Write a bundle as a deterministic ZIP, or one screen's slice of it.")
+
+    @Argument(help: "The bundle folder.") var bundle: String
+    @Option(name: [.short, .customLong("output")], help: "The archive to write (without it, --device only prints the slice).") var output: String?
+    @Option(help: "Only this screen: a device name from the manifest, or a pixel size such as 1179x2556.") var device: String?
+    @Option(help: "Sign the (possibly sliced) manifest with this private key.") var sign: String?
+
+    func validate() throws {
+        guard output != nil || device != nil else { throw ValidationError("pack needs -o ARCHIVE, or --device to print a slice") }
+    }
+
+    func run() throws {
+        do {
+            let key = try sign.map { try String(contentsOfFile: $0, encoding: .utf8) }
+            let contents = try BundleTools.contents(of: URL(fileURLWithPath: bundle), slice: device.map(ScreenSlice.init), privateKey: key)
+            let raw = contents.objects.values.reduce(0) { $0 + $1.count } + contents.manifest.count
+            let target = URL(fileURLWithPath: output ?? FileManager.default.temporaryDirectory.appendingPathComponent("splashgen-slice-\(getpid()).zip").path)
+            try BundleArchive.write(contents, to: target)
+            let packed = ((try FileManager.default.attributesOfItem(atPath: target.path)[.size]) as? NSNumber)?.intValue ?? 0
+            if output == nil { try? FileManager.default.removeItem(at: target) }
+            if let device {
+                let manifest = try Manifest.decode(from: contents.manifest)
+                print("slice for \(device): manifest \(Console.bytes(contents.manifest.count))\(contents.signature != nil ? " + signature" : "")")
+                for snapshot in manifest.campaigns.flatMap(\.snapshots) {
+                    print("  objects/\(snapshot.object)  \(snapshot.pixels.width)x\(snapshot.pixels.height) \(snapshot.orientation.rawValue) \(snapshot.appearance.rawValue)  \(Console.bytes(snapshot.bytes))")
+                }
+            }
+            print("\(contents.objects.count) objects; \(Console.bytes(raw)) to download as files, \(Console.bytes(packed)) as a ZIP (deflate)" +
+                  (output.map { "; wrote \($0)" } ?? ""))
+        } catch {
+            throw Console.fail(error, context: bundle)
+        }
+    }
+}
+
+/// `splashgen unpack`.
+struct UnpackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unpack", abstract: "Unpack a bundle archive, refusing hostile ones before writing anything.")
+
+    @Argument(help: "The archive.") var archive: String
+    @Option(name: [.short, .customLong("output")], help: "The bundle folder to create (replaced whole when complete).") var output: String
+
+    func run() throws {
+        do {
+            let target = URL(fileURLWithPath: output)
+            let folder = try BundleTools.unpack(URL(fileURLWithPath: archive), outputRoot: target.deletingLastPathComponent(), name: target.lastPathComponent)
+            print("unpacked \(archive) into \(folder.path)")
+        } catch {
+            throw Console.fail(error, context: archive)
+        }
+    }
+}
+
+/// `splashgen verify`.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a bundle folder or archive: signature, every hash, every header and pixel size.")
+
+    @Argument(help: "A bundle folder or archive.") var bundle: String
+    @Option(help: "The public key file (from keygen) the signature must verify with.") var key: String?
+
+    func run() throws {
+        let publicKey: Data?
+        do { publicKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) } } catch {
+            throw Console.fail(error, context: key)
+        }
+        let report = BundleTools.verify(URL(fileURLWithPath: bundle), publicKey: publicKey)
+        guard report.problems.isEmpty else {
+            for problem in report.problems { Console.error("\(bundle): error: \(problem)") }
+            throw ExitCode.failure
+        }
+        let signature = report.signatureChecked ? "signature valid" : report.signed ? "signed (no --key given, signature not checked)" : "not signed"
+        print("\(bundle): ok (\(report.kind), \(report.objects) objects verified, \(signature))")
+    }
+}
+
+/// `splashgen preview`.
+struct PreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Draw a contact sheet of every variant, decoded from the real objects.")
+
+    @Argument(help: "A campaign YAML (built first, reusing Output/.cache), a bundle folder, or an archive.") var source: String
+    @Option(name: [.short, .customLong("output")], help: "The PNG to write.") var output: String
+    @Option(help: "Where a campaign is built.") var outputRoot = "Output"
+
+    func run() throws {
+        do {
+            let url = URL(fileURLWithPath: source)
+            let contents: BundleArchive.Contents
+            if ["yaml", "yml"].contains(url.pathExtension) {
+                let campaign = try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: source)
+                let report = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(campaign, progress: Console.progress("\(campaign.name): rendering"))
+                contents = try BundleTools.contents(of: report.bundle)
+            } else if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                contents = try BundleTools.contents(of: url)
+            } else {
+                contents = try BundleArchive.read(url)
+            }
+            let sheet = try ContactSheet.render(contents, font: try TextRenderer.standard())
+            try PNGCodec.encode(sheet.image).write(to: URL(fileURLWithPath: output), options: .atomic)
+            print("\(output): \(sheet.tiles.count) tiles, \(sheet.image.width)x\(sheet.image.height)")
+        } catch {
+            throw Console.fail(error, context: source)
+        }
+    }
+}
