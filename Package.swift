@@ -57,7 +57,11 @@ let package = Package(
         .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashApplier", "SplashSimulator"]),
         .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
         .testTarget(name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier"]),
-        .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore", "SplashApplier"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SplashCoreTests",
+            dependencies: ["SplashCore", "SplashApplier", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore"]),
     ],
     swiftLanguageModes: [.v6]
