@@ -38,6 +38,13 @@ public struct Campaign: Equatable, Sendable {
         /// Side of the square in pixels.
         public var size: Int
 
+        /// Makes a marker.
+        public init(light: RGBAColor, dark: RGBAColor, size: Int) {
+            self.light = light
+            self.dark = dark
+            self.size = size
+        }
+
         /// The colour for one appearance.
         public subscript(appearance: Appearance) -> RGBAColor { appearance == .light ? light : dark }
     }

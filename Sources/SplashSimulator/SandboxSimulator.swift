@@ -110,8 +110,9 @@ public struct SandboxSimulator {
         }
         if shown == nil {
             // A missing variant is rendered; a rejected file makes the OS render the whole cache again.
-            if model.variants.values.contains(variant) { try dropCache(&model) }
-            try render(&model, storyboard: storyboard, only: variant)
+            let rejected = model.variants.values.contains(variant)
+            if rejected { try dropCache(&model) }
+            try render(&model, storyboard: storyboard, only: rejected ? nil : variant)
             let name = model.variants.first { $0.value == variant }!.key
             let data = try Data(contentsOf: folder.appendingPathComponent(name))
             shown = (name, data, try SnapshotDecoder().decode(data))

@@ -167,3 +167,23 @@ func swapInObjectOfAnotherSize(_ bundle: URL) throws {
     try other.write(to: bundle.appendingPathComponent("objects/" + sha256Hex(other)))
     try manifest.encoded().write(to: url)
 }
+
+@Suite struct ClassificationTests {
+    @Test func whenTheMarkerDoesNotDecideTheLightDoesAndTheReportSaysSo() throws {
+        // The storyboard's marker is white/black; this bundle expects magenta/green, so no file matches.
+        let bundle = try buildBundle("double11.yaml") {
+            $0.marker = Campaign.Marker(light: RGBAColor(r: 255, g: 0, b: 255), dark: RGBAColor(r: 0, g: 255, b: 0), size: 2)
+        }
+        let sim = try sandbox(Installed.iPhone15)
+        let model = try sim.model()
+        let status = try SnapshotApplier(container: sim.container, bundle: bundle, appVersion: "5.2", appBuild: "100",
+                                         osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(),
+                                         clock: { date("2026-11-11T09:00:00+08:00") }).status()
+        #expect(status.files.count == 4)
+        for file in status.files {
+            #expect(file.decidedBy == .luminance)
+            #expect(file.appearance == model.variants[file.name]?.appearance, "\(file.name)")
+            #expect(file.orientation == model.variants[file.name]?.orientation)
+        }
+    }
+}

@@ -157,6 +157,8 @@ import Testing
         let launch = try sim.launch(bundle: nil, now: during)
         #expect(launch.regenerated == "\(name) is 10x10, not 1179x2556")
         #expect(launch.file != name)
+        let after = try sim.model().variants
+        #expect(after.count == 4 && Set(after.keys).isDisjoint(with: model.variants.keys), "the whole cache rendered anew")
     }
 }
 
