@@ -41,53 +41,78 @@ public enum BundleTools {
     }
 
     /// Every problem of a bundle folder or archive: structure, signature (when a key is given),
-    /// every object's presence, size, hash, header and pixel size.
+    /// every object's presence, size, hash, header and pixel size. A folder's objects are read one
+    /// at a time.
     public static func verify(_ url: URL, publicKey: Data?) -> VerifyReport {
         var report = VerifyReport()
-        let contents: BundleArchive.Contents
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            do { contents = try BundleArchive.read(url) } catch {
-                report.problems.append(error.description)
-                return report
-            }
-            report.kind = "archive"
-        } else {
-            guard let manifest = try? Data(contentsOf: url.appendingPathComponent("manifest.json")) else {
-                report.problems.append(BundleProblem.missingManifest.description)
-                return report
-            }
-            let signature = try? String(contentsOf: url.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
-            var objects: [String: Data] = [:]
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent("objects").path)) ?? [] {
-                objects[name] = try? Data(contentsOf: url.appendingPathComponent("objects").appendingPathComponent(name))
-            }
-            contents = BundleArchive.Contents(manifest: manifest, signature: signature, objects: objects)
-            report.kind = "folder"
+        let files: BundleFiles
+        do { files = try BundleFiles(url) } catch {
+            report.problems.append(String(describing: error))
+            return report
         }
-        report.signed = contents.signature != nil
+        report.kind = files.isArchive ? "archive" : "folder"
+        report.signed = files.signature != nil
         if let publicKey {
-            if let problem = BundleSignature.verify(contents.manifest, signature: contents.signature, publicKey: publicKey) {
+            if let problem = BundleSignature.verify(files.manifest, signature: files.signature, publicKey: publicKey) {
                 report.problems.append(problem.description)
             } else {
                 report.signatureChecked = true
             }
         }
         let manifest: Manifest
-        do { manifest = try Manifest.decode(from: contents.manifest) } catch {
+        do { manifest = try Manifest.decode(from: files.manifest) } catch {
             report.problems.append(error.description)
             return report
         }
         var named: Set<String> = []
         for snapshot in manifest.campaigns.flatMap(\.snapshots) where named.insert(snapshot.object).inserted {
             report.objects += 1
-            if let problem = SnapshotBundle.check(snapshot, data: contents.objects[snapshot.object]) { report.problems.append(problem.description) }
+            if let problem = SnapshotBundle.check(snapshot, data: files.object(snapshot.object)) { report.problems.append(problem.description) }
         }
-        for extra in Set(contents.objects.keys).subtracting(named).sorted() {
+        for extra in Set(files.objectNames).subtracting(named).sorted() {
             report.problems.append("objects/\(extra) is not named by the manifest")
         }
         return report
     }
+}
+
+/// A bundle's files from a folder (objects read when asked for) or an archive (read and checked
+/// whole by ``BundleArchive/read(_:)``).
+public struct BundleFiles {
+    /// Whether they came from an archive.
+    public let isArchive: Bool
+    /// `manifest.json`'s bytes.
+    public let manifest: Data
+    /// `manifest.sig`'s text, when present.
+    public let signature: String?
+    /// The names under `objects/`.
+    public let objectNames: [String]
+    private let load: (String) -> Data?
+
+    /// Opens a bundle folder, or reads an archive.
+    public init(_ url: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw BundleProblem.missingManifest }
+        if isDirectory.boolValue {
+            guard let manifest = try? Data(contentsOf: url.appendingPathComponent("manifest.json")) else { throw BundleProblem.missingManifest }
+            let objects = url.appendingPathComponent("objects")
+            isArchive = false
+            self.manifest = manifest
+            signature = try? String(contentsOf: url.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
+            objectNames = (try? FileManager.default.contentsOfDirectory(atPath: objects.path)) ?? []
+            load = { name in isObjectName(name) ? try? Data(contentsOf: objects.appendingPathComponent(name)) : nil }
+        } else {
+            let contents = try BundleArchive.read(url)
+            isArchive = true
+            manifest = contents.manifest
+            signature = contents.signature
+            objectNames = Array(contents.objects.keys)
+            load = { contents.objects[$0] }
+        }
+    }
+
+    /// An object's bytes, or nil when it is not there.
+    public func object(_ name: String) -> Data? { load(name) }
 }
 
 /// The snapshots of one screen: a device name from the manifest, or a pixel size in either orientation.

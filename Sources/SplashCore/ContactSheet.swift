@@ -19,9 +19,9 @@ public enum ContactSheet {
         public var x: Int, y: Int, width: Int, height: Int
     }
 
-    /// The sheet for a bundle's contents, and where each tile went.
-    public static func render(_ contents: BundleArchive.Contents, font: TextRenderer) throws -> (image: RGBAImage, tiles: [Tile]) {
-        let manifest = try Manifest.decode(from: contents.manifest)
+    /// The sheet for a bundle, and where each tile went. Objects are read and decoded one at a time.
+    public static func render(_ files: BundleFiles, font: TextRenderer) throws -> (image: RGBAImage, tiles: [Tile]) {
+        let manifest = try Manifest.decode(from: files.manifest)
         // Lay out first: sections per appearance, tiles flowing left to right, portrait before landscape.
         var placed: [Tile] = [], texts: [(String, Float, Int, Int)] = []
         var y = margin
@@ -57,8 +57,9 @@ public enum ContactSheet {
         }
         var sheet = RGBAImage(width: width, height: y + margin - gap, fill: background)
         for tile in placed {
-            guard let data = contents.objects[tile.snapshot.object] else { throw BundleProblem.missingObject(tile.snapshot.object) }
-            let image = try SnapshotDecoder().decode(data)
+            let data = files.object(tile.snapshot.object)
+            if let problem = SnapshotBundle.check(tile.snapshot, data: data) { throw problem }
+            let image = try SnapshotDecoder().decode(data!)
             SnapshotRenderer.blend(Resampler.resize(image, width: tile.width, height: tile.height), over: &sheet, atX: tile.x, y: tile.y)
         }
         for (text, size, x, y) in texts { font.draw(text, pixelHeight: size, color: ink, x: x, y: y, on: &sheet) }

@@ -136,18 +136,12 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let url = URL(fileURLWithPath: source)
-            let contents: BundleArchive.Contents
+            var url = URL(fileURLWithPath: source)
             if ["yaml", "yml"].contains(url.pathExtension) {
                 let campaign = try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: source)
-                let report = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(campaign, progress: Console.progress("\(campaign.name): rendering"))
-                contents = try BundleTools.contents(of: report.bundle)
-            } else if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
-                contents = try BundleTools.contents(of: url)
-            } else {
-                contents = try BundleArchive.read(url)
+                url = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(campaign, progress: Console.progress("\(campaign.name): rendering")).bundle
             }
-            let sheet = try ContactSheet.render(contents, font: try TextRenderer.standard())
+            let sheet = try ContactSheet.render(try BundleFiles(url), font: try TextRenderer.standard())
             try PNGCodec.encode(sheet.image).write(to: URL(fileURLWithPath: output), options: .atomic)
             print("\(output): \(sheet.tiles.count) tiles, \(sheet.image.width)x\(sheet.image.height)")
         } catch {

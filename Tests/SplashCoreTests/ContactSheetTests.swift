@@ -6,8 +6,8 @@ import Testing
 @Suite struct ContactSheetTests {
     @Test func oneTilePerVariantProportionalToItsScreenAndDrawnFromTheRealObject() throws {
         let built = try Built.double11.get()
-        let contents = try BundleTools.contents(of: built.report.bundle)
-        let (sheet, tiles) = try ContactSheet.render(contents, font: try TextRenderer.standard())
+        let files = try BundleFiles(built.report.bundle)
+        let (sheet, tiles) = try ContactSheet.render(files, font: try TextRenderer.standard())
         let snapshots = built.manifest.campaigns[0].snapshots
         #expect(tiles.count == snapshots.count)
         #expect(Set(tiles.map { "\($0.snapshot.pixels.width)x\($0.snapshot.pixels.height) \($0.snapshot.appearance)" }).count == snapshots.count)
@@ -28,7 +28,7 @@ import Testing
         }
         // Each tile is its object, decoded (through astcenc) and scaled: the pixels match exactly.
         for tile in tiles.filter({ $0.snapshot.devices.contains("iPhone 15") || $0.snapshot.devices.contains("iPad Pro 13-inch (M4)") }) {
-            let expected = Resampler.resize(try SnapshotDecoder().decode(contents.objects[tile.snapshot.object]!), width: tile.width, height: tile.height)
+            let expected = Resampler.resize(try SnapshotDecoder().decode(files.object(tile.snapshot.object)!), width: tile.width, height: tile.height)
             for y in 0..<tile.height {
                 for x in 0..<tile.width where sheet[tile.x + x, tile.y + y] != expected[x, y] {
                     Issue.record("tile \(tile.snapshot.pixels) differs at \(x),\(y)")
