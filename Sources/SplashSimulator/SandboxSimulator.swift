@@ -91,8 +91,7 @@ public struct SandboxSimulator {
     /// One launch: the OS shows the cached image for the current variant (rejecting a file of the wrong
     /// size or one that does not decode, and regenerating), then the app's code runs the applier with
     /// `bundle` unless `runApp` is false.
-    public func launch(bundle: URL?, now: Date, runApp: Bool = true, screenshot: URL? = nil,
-                       crashAfterOperations: Int? = nil) throws -> LaunchResult {
+    public func launch(bundle: URL?, now: Date, runApp: Bool = true, screenshot: URL? = nil) throws -> LaunchResult {
         var model = try model()
         let storyboard = try LaunchScreen(campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device)
         let variant = storyboard.variant(for: model)
@@ -122,9 +121,8 @@ public struct SandboxSimulator {
         if let screenshot { try PNGCodec.encode(shown!.image).write(to: screenshot, options: .atomic) }
         var report: ApplyReport?
         if runApp, let bundle {
-            var applier = SnapshotApplier(container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+            let applier = SnapshotApplier(container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
                                           osVersion: OSVersion(model.ios)!, decoder: SnapshotDecoder(), clock: { now })
-            applier.crashAfterOperations = crashAfterOperations
             report = try applier.apply()
         }
         return LaunchResult(file: shown!.name, variant: variant, contentHash: sha256Hex(shown!.data), image: shown!.image,
