@@ -1,5 +1,5 @@
 # splashgen — every target works from a fresh clone; `deps` installs what is missing (Debian/Ubuntu).
-PACKAGES := pkg-config libpng-dev libastcenc-dev libstb-dev fonts-dejavu-core
+PACKAGES := pkg-config libpng-dev libastcenc-dev libstb-dev fonts-dejavu-core python3 python3-pip
 BENCH_PACKAGES := imagemagick astcenc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi
@@ -10,7 +10,8 @@ SIGNING_KEY ?= Output/signing-key
 
 .PHONY: deps bench-deps build run test bench bundles reproducible clean
 
-deps: ; @$(call install,$(PACKAGES))
+# pyliblzfse (PyPI) wraps Apple's reference LZFSE: the tests' oracle for splashgen's own codec.
+deps: ; @$(call install,$(PACKAGES)) && { python3 -c 'import liblzfse' 2>/dev/null || python3 -m pip install --quiet pyliblzfse || python3 -m pip install --quiet --break-system-packages pyliblzfse; }
 bench-deps: deps ; @$(call install,$(BENCH_PACKAGES))
 build: deps ; swift build
 run: build ; $(SPLASHGEN) build campaigns/double11.yaml

@@ -55,7 +55,7 @@ let package = Package(
         ),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
         .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashApplier", "SplashSimulator"]),
-        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
+        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier"]),
         .testTarget(
             name: "SplashCoreTests",
