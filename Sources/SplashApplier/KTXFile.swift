@@ -75,17 +75,17 @@ public struct KTXFile: Equatable, Sendable {
             var entry = Data(pair.key.utf8)
             entry.append(0)
             entry.append(pair.value)
-            keyValueBytes.appendUInt32(UInt32(entry.count))
+            keyValueBytes.appendLittleEndian(UInt32(entry.count))
             keyValueBytes.append(entry)
             keyValueBytes.append(contentsOf: [UInt8](repeating: 0, count: Self.padding(entry.count)))
         }
         for field in [0x0403_0201, glType, glTypeSize, glFormat, glInternalFormat, glBaseInternalFormat, pixelWidth,
                       pixelHeight, pixelDepth, numberOfArrayElements, numberOfFaces, numberOfMipmapLevels,
                       UInt32(keyValueBytes.count)] {
-            out.appendUInt32(field)
+            out.appendLittleEndian(field)
         }
         out.append(keyValueBytes)
-        out.appendUInt32(UInt32(levelData.count))
+        out.appendLittleEndian(UInt32(levelData.count))
         out.append(levelData)
         out.append(contentsOf: [UInt8](repeating: 0, count: Self.padding(levelData.count)))
         return out
@@ -94,12 +94,11 @@ public struct KTXFile: Equatable, Sendable {
     /// Parses a KTX 1.1 file and checks that it is a single-level 2D image whose level is whole.
     /// With `includingLevel: false` every check is made but the level's bytes are not copied
     /// (`levelData` stays empty): enough to verify a header and read the pixel size.
-    public init(parsing data: Data, includingLevel: Bool = true) throws(KTXError) {
+    public init(parsing data: Data, includingLevel: Bool = true) throws(SnapshotFormatError) {
         let data = data.startIndex == 0 ? data : Data(data)
         guard data.count >= Self.headerSize else { throw .truncated(needed: Self.headerSize, found: data.count) }
-        let head = [UInt8](data.prefix(Self.headerSize))
-        guard Array(head[0..<12]) == Self.identifier else { throw .notKTX }
-        func field(_ index: Int) -> UInt32 { Self.readUInt32(head, at: 12 + 4 * index) }
+        guard [UInt8](data.prefix(12)) == Self.identifier else { throw .notKTX }
+        func field(_ index: Int) -> UInt32 { data.readLittleEndianUInt32(at: 12 + 4 * index) }
         guard field(0) == 0x0403_0201 else { throw .unsupportedEndianness }
         glType = field(1)
         glTypeSize = field(2)
@@ -113,78 +112,133 @@ public struct KTXFile: Equatable, Sendable {
         numberOfFaces = field(10)
         numberOfMipmapLevels = field(11)
         let keyValueLength = Int(field(12))
-        guard pixelWidth > 0, pixelHeight > 0, pixelDepth == 0, numberOfArrayElements == 0, numberOfFaces == 1 else {
-            throw .notA2DImage
-        }
+        try Self.checkImage(internalFormat: glInternalFormat, width: pixelWidth, height: pixelHeight, depth: pixelDepth,
+                            arrayElements: numberOfArrayElements, faces: numberOfFaces)
         guard numberOfMipmapLevels <= 1 else { throw .unexpectedMipmaps(Int(numberOfMipmapLevels)) }
         guard keyValueLength <= data.count - Self.headerSize - 4 else {
             throw .truncated(needed: Self.headerSize + keyValueLength + 4, found: data.count)
         }
         let keyValueEnd = Self.headerSize + keyValueLength
-        let bytes = [UInt8](data[Self.headerSize..<keyValueEnd + 4])
-        var offset = 0
-        while offset < keyValueLength {
-            guard offset + 4 <= keyValueLength else { throw .badKeyValueData }
-            let size = Int(Self.readUInt32(bytes, at: offset))
+        var offset = Self.headerSize
+        while offset < keyValueEnd {
+            guard keyValueEnd - offset >= 4 else { throw .badKeyValueData }
+            let size = Int(data.readLittleEndianUInt32(at: offset))
             offset += 4
-            guard size <= keyValueLength - offset else { throw .badKeyValueData }
-            let entry = bytes[offset..<offset + size]
+            guard size <= keyValueEnd - offset else { throw .badKeyValueData }
+            let entry = data[offset..<offset + size]
             guard let nul = entry.firstIndex(of: 0), let key = String(bytes: entry[..<nul], encoding: .utf8) else {
                 throw .badKeyValueData
             }
             keyValues.append(KeyValue(key: key, value: Data(entry[(nul + 1)...])))
             offset += size + Self.padding(size)
         }
-        let imageSize = Int(Self.readUInt32(bytes, at: keyValueLength))
+        let imageSize = Int(data.readLittleEndianUInt32(at: keyValueEnd))
         let levelStart = keyValueEnd + 4
         guard imageSize <= data.count - levelStart else { throw .truncated(needed: levelStart + imageSize, found: data.count) }
         levelData = includingLevel ? data.subdata(in: levelStart..<levelStart + imageSize) : Data()
-        if glInternalFormat == Self.astc4x4RGBA, !isAppleCompressed {
+        if isAppleCompressed {
+            guard imageSize > Self.appleCompressedLead else { throw .wrongLevelSize(expected: Self.appleCompressedLead + 1, found: imageSize) }
+        } else {
             let expected = Self.astc4x4ByteCount(width: Int(pixelWidth), height: Int(pixelHeight))
             guard imageSize == expected else { throw .wrongLevelSize(expected: expected, found: imageSize) }
         }
     }
 
-    private static func padding(_ count: Int) -> Int { (4 - count % 4) % 4 }
-
-    private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+    /// A KTX 1.1 file as iOS 13–16 write launch snapshots: `Compression_APPLE` in the key/value
+    /// data, and a level of 8 bytes (splashgen writes the raw and the compressed byte counts there;
+    /// readers do not rely on them) followed by an LZFSE stream of the ASTC 4×4 blocks.
+    public init(appleCompressedASTC4x4Width width: Int, height: Int, blocks: Data) {
+        let stream = LZFSE.compress([UInt8](blocks))
+        var level = Data()
+        level.appendLittleEndian(UInt32(clamping: blocks.count))
+        level.appendLittleEndian(UInt32(clamping: stream.count))
+        level.append(contentsOf: stream)
+        self.init(astc4x4Width: width, height: height, blocks: level)
+        keyValues = [KeyValue(key: "Compression_APPLE", value: Data())]
     }
+
+    /// The ASTC 4×4 blocks of the level, decompressed when the file is Apple-compressed; exactly as
+    /// many bytes as the pixel size needs.
+    public func astcBlocks() throws(SnapshotFormatError) -> Data {
+        let expected = Self.astc4x4ByteCount(width: Int(pixelWidth), height: Int(pixelHeight))
+        guard isAppleCompressed else {
+            guard levelData.count == expected else { throw .wrongLevelSize(expected: expected, found: levelData.count) }
+            return levelData
+        }
+        return try Self.inflate(levelData.dropFirst(Self.appleCompressedLead), expected: expected)
+    }
+
+    /// Bytes between the level's imageSize and the LZFSE stream of an Apple-compressed file.
+    static let appleCompressedLead = 8
+    /// The largest width or height accepted in a header: beyond every screen, and small enough that
+    /// no size computed from it can overflow.
+    public static let maxDimension: UInt32 = 16384
+
+    /// The checks every container makes on its header: a 2D ASTC 4×4 image of a sane size.
+    static func checkImage(internalFormat: UInt32, width: UInt32, height: UInt32, depth: UInt32, arrayElements: UInt32,
+                           faces: UInt32) throws(SnapshotFormatError) {
+        guard width > 0, height > 0, depth == 0, arrayElements == 0, faces == 1 else { throw .notA2DImage }
+        guard width <= maxDimension, height <= maxDimension else { throw .tooLarge(width: Int(width), height: Int(height)) }
+        guard internalFormat == astc4x4RGBA else { throw .notASTC4x4(internalFormat) }
+    }
+
+    /// An LZFSE stream inflated to exactly `expected` bytes.
+    static func inflate(_ stream: Data, expected: Int) throws(SnapshotFormatError) -> Data {
+        let blocks: [UInt8]
+        do { blocks = try LZFSE.decompress([UInt8](stream), limit: expected) } catch { throw .lzfse(error) }
+        guard blocks.count == expected else { throw .wrongLevelSize(expected: expected, found: blocks.count) }
+        return Data(blocks)
+    }
+
+    private static func padding(_ count: Int) -> Int { (4 - count % 4) % 4 }
 }
 
-/// Why bytes are not a KTX file splashgen can use.
-public enum KTXError: Error, Equatable, CustomStringConvertible {
+/// Why bytes are not a launch snapshot container splashgen can use (KTX 1.1, ATX, or their LZFSE
+/// payload).
+public enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
     /// Fewer bytes than the structure needs.
     case truncated(needed: Int, found: Int)
     /// The identifier is not KTX 1.1's.
     case notKTX
+    /// The magic is not ATX's.
+    case notATX
     /// The file is big-endian.
     case unsupportedEndianness
     /// Depth, array or cube-map textures, or a zero size.
     case notA2DImage
+    /// A width or height beyond ``KTXFile/maxDimension``.
+    case tooLarge(width: Int, height: Int)
+    /// A texture format other than ASTC 4×4.
+    case notASTC4x4(UInt32)
     /// More than one mipmap level.
     case unexpectedMipmaps(Int)
     /// The key/value area does not parse.
     case badKeyValueData
     /// The ASTC level holds the wrong number of bytes for the pixel size.
     case wrongLevelSize(expected: Int, found: Int)
+    /// An ATX chunk is malformed.
+    case badChunk(tag: String, reason: String)
+    /// The LZFSE payload does not decode.
+    case lzfse(LZFSEError)
+    /// Content this reader does not take.
+    case unsupported(String)
 
     public var description: String {
         switch self {
-        case .truncated(let needed, let found): return "truncated KTX file: needs at least \(needed) bytes, has \(found)"
+        case .truncated(let needed, let found): return "truncated file: needs at least \(needed) bytes, has \(found)"
         case .notKTX: return "not a KTX 1.1 file (identifier does not match)"
+        case .notATX: return "not an ATX file (magic does not match)"
         case .unsupportedEndianness: return "big-endian KTX files are not supported"
         case .notA2DImage: return "not a single 2D image (depth, array or cube-map texture, or zero size)"
+        case .tooLarge(let w, let h): return "declares \(w)x\(h) pixels, more than \(KTXFile.maxDimension) on a side"
+        case .notASTC4x4(let format): return "texture format 0x\(String(format, radix: 16, uppercase: true)) is not ASTC 4x4 (0x93B0)"
         case .unexpectedMipmaps(let n): return "expected one image level, found \(n)"
         case .badKeyValueData: return "malformed key/value data"
         case .wrongLevelSize(let expected, let found):
-            return "ASTC 4x4 level holds \(found) bytes; the pixel size needs \(expected)"
+            return "ASTC 4x4 data holds \(found) bytes; the pixel size needs \(expected)"
+        case .badChunk(let tag, let reason): return "ATX chunk \(tag): \(reason)"
+        case .lzfse(let error): return "LZFSE payload: \(error.description)"
+        case .unsupported(let what): return "cannot read \(what)"
         }
-    }
-}
-
-extension Data {
-    fileprivate mutating func appendUInt32(_ value: UInt32) {
-        append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)])
     }
 }

@@ -16,8 +16,9 @@ public enum FileInspector {
                 ("glBaseInternalFormat", String(format: "0x%04X", file.glBaseInternalFormat)),
                 ("glType / glFormat / glTypeSize", "\(file.glType) / \(file.glFormat) / \(file.glTypeSize)"),
                 ("levels", "\(max(1, file.numberOfMipmapLevels)) (faces \(file.numberOfFaces), array elements \(file.numberOfArrayElements), depth \(file.pixelDepth))"),
-                ("level 0 bytes", "\(file.levelData.count)"),
+                ("level 0 bytes", "\(file.levelData.count)" + (file.isAppleCompressed ? " (8-byte lead + LZFSE stream)" : "")),
             ]
+            if file.isAppleCompressed { lines.append(payloadLine(try file.astcBlocks(), stream: file.levelData.dropFirst(8))) }
             if file.keyValues.isEmpty { lines.append(("key/values", "none")) }
             for pair in file.keyValues {
                 let text = String(data: pair.value.prefix { $0 != 0 }, encoding: .utf8) ?? "\(pair.value.count) bytes"
@@ -38,11 +39,30 @@ public enum FileInspector {
                 ("bytes", "\(data.count)"),
             ]
         case .atx:
-            return [("format", "Apple ATX container (AAPL), as recent iOS releases write; splashgen does not decode it"), ("bytes", "\(data.count)")]
+            let file = try ATXFile(parsing: data)
+            var lines: [(String, String)] = [
+                ("format", "Apple ATX container (AAPL), as iOS 17 and later write launch snapshots"),
+                ("size", "\(file.pixelWidth)x\(file.pixelHeight)"),
+                ("glInternalFormat", file.glInternalFormat == KTXFile.astc4x4RGBA ? "ASTC 4x4 RGBA (0x93B0)" : String(format: "0x%04X", file.glInternalFormat)),
+                ("glBaseInternalFormat", String(format: "0x%04X", file.glBaseInternalFormat)),
+                ("HEAD fields 1-4", file.head.prefix(4).map { String($0) }.joined(separator: " ") + " (undocumented)"),
+            ]
+            switch file.payload {
+            case .lzfse(let stream): lines.append(payloadLine(try file.astcBlocks(), stream: stream))
+            case .raw(let blocks): lines.append(("payload", "astc chunk, \(blocks.count) bytes of raw blocks"))
+            }
+            lines.append(("bytes", "\(data.count)"))
+            return lines
         case .jpeg:
             return [("format", "JPEG"), ("bytes", "\(data.count)")]
         case nil:
             throw SnapshotDecodeError.unrecognised
         }
+    }
+
+    /// The LZFSE payload line: block kinds of the stream and the ratio (the stream is inflated to check it).
+    private static func payloadLine(_ blocks: Data, stream: Data) -> (label: String, value: String) {
+        let kinds = LZFSE.blockKinds([UInt8](stream)).joined(separator: " ")
+        return ("payload", "LZFSE, \(stream.count) bytes → \(blocks.count) bytes of ASTC blocks (\(kinds))")
     }
 }

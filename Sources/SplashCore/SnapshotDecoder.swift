@@ -1,8 +1,9 @@
 import Foundation
 import SplashApplier
 
-/// Reads the pixels of a snapshot file whatever it holds: KTX 1.1 with ASTC 4×4 (through
-/// astcenc's decompressor) or PNG (through libpng). It is the applier's decoder on Linux.
+/// Reads the pixels of a snapshot file whatever it holds: KTX 1.1 or ATX with ASTC 4×4, plain or
+/// LZFSE-compressed (through splashgen's LZFSE and astcenc's decompressor), or PNG (through
+/// libpng). It is the applier's decoder on Linux.
 public struct SnapshotDecoder: SnapshotPixelDecoder {
     /// The ceiling on decoded pixels.
     public var maxPixels: Int
@@ -17,19 +18,11 @@ public struct SnapshotDecoder: SnapshotPixelDecoder {
         switch SnapshotContent(sniffing: data) {
         case .png:
             return try PNGCodec.decode(data, maxPixels: maxPixels)
-        case .ktx:
-            let file = try KTXFile(parsing: data)
-            guard file.glInternalFormat == KTXFile.astc4x4RGBA else {
-                throw SnapshotDecodeError.unsupported(String(format: "KTX glInternalFormat 0x%04X (only ASTC 4x4, 0x93B0, is read)", file.glInternalFormat))
-            }
-            guard !file.isAppleCompressed else {
-                throw SnapshotDecodeError.unsupported("LZFSE-compressed KTX level data (Compression_APPLE)")
-            }
-            let width = Int(file.pixelWidth), height = Int(file.pixelHeight)
-            guard width * height <= maxPixels else { throw ImageError.tooLarge(width: width, height: height, limit: maxPixels) }
-            return try ASTCCodec(decodeOnly: ()).decompress(file.levelData, width: width, height: height)
-        case .atx:
-            throw SnapshotDecodeError.unsupported("Apple ATX container")
+        case .ktx, .atx:
+            let header = try SnapshotHeader.pixelSize(of: data)
+            guard header.width * header.height <= maxPixels else { throw ImageError.tooLarge(width: header.width, height: header.height, limit: maxPixels) }
+            let (width, height, blocks) = try SnapshotHeader.astcBlocks(of: data)
+            return try ASTCCodec(decodeOnly: ()).decompress(blocks, width: width, height: height)
         case .jpeg:
             throw SnapshotDecodeError.unsupported("JPEG")
         case nil:

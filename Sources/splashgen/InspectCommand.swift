@@ -8,15 +8,17 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Print a KTX or PNG file's header: format, size, levels, key/values.")
 
-    @Argument(help: "A .ktx or .png file (a bundle object works too).")
+    @Argument(help: "A .ktx (KTX 1.1 or ATX) or .png file (a bundle object works too).")
     var file: String
 
     func run() throws {
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             print(file)
-            for (label, value) in try FileInspector.describe(data) {
-                print("  " + label.padding(toLength: 30, withPad: " ", startingAt: 0) + value)
+            let facts = try FileInspector.describe(data)
+            let width = (facts.map(\.label.count).max() ?? 0) + 2
+            for (label, value) in facts {
+                print("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + value)
             }
         } catch {
             throw Console.fail(error, context: file)

@@ -19,11 +19,11 @@ import Testing
 
     @Test func damagedFilesAreRefusedWithANamedReason() throws {
         let good = KTXFile(astc4x4Width: 8, height: 8, blocks: Data(count: 64)).serialized()
-        #expect(throws: KTXError.truncated(needed: 64, found: 10)) { try KTXFile(parsing: good.prefix(10)) }
-        #expect(throws: KTXError.notKTX) { try KTXFile(parsing: Data(count: 80)) }
-        #expect(throws: KTXError.truncated(needed: 132, found: 100)) { try KTXFile(parsing: good.prefix(100)) }
+        #expect(throws: SnapshotFormatError.truncated(needed: 64, found: 10)) { try KTXFile(parsing: good.prefix(10)) }
+        #expect(throws: SnapshotFormatError.notKTX) { try KTXFile(parsing: Data(count: 80)) }
+        #expect(throws: SnapshotFormatError.truncated(needed: 132, found: 100)) { try KTXFile(parsing: good.prefix(100)) }
         var wrongSize = KTXFile(astc4x4Width: 8, height: 8, blocks: Data(count: 64))
         wrongSize.pixelWidth = 12
-        #expect(throws: KTXError.wrongLevelSize(expected: 96, found: 64)) { try KTXFile(parsing: wrongSize.serialized()) }
+        #expect(throws: SnapshotFormatError.wrongLevelSize(expected: 96, found: 64)) { try KTXFile(parsing: wrongSize.serialized()) }
     }
 }

@@ -78,16 +78,18 @@ import Testing
 
         let inspect = try splashgen("inspect", object)
         #expect(inspect.status == 0)
-        #expect(inspect.stdout.contains("  size                          1179x2556\n"))
-        #expect(inspect.stdout.contains("  glInternalFormat              ASTC 4x4 RGBA (0x93B0)\n"))
-        #expect(inspect.stdout.contains("  level 0 bytes                 3016080\n"))
+        // Values line up two spaces after the longest label ("glType / glFormat / glTypeSize").
+        #expect(inspect.stdout.contains("  size                            1179x2556\n"))
+        #expect(inspect.stdout.contains("  glInternalFormat                ASTC 4x4 RGBA (0x93B0)\n"))
+        #expect(inspect.stdout.contains("  glType / glFormat / glTypeSize  0 / 0 / 1\n"))
+        #expect(inspect.stdout.contains("  level 0 bytes                   3016080\n"))
 
         let png = folder.appendingPathComponent("out.png").path
         let decode = try splashgen("decode", object, "-o", png)
         #expect(decode.status == 0)
         #expect(decode.stdout == "\(png): 1179x2556\n")
         let again = try splashgen("inspect", png)
-        #expect(again.stdout.contains("  format                        PNG\n") && again.stdout.contains("1179x2556"))
+        #expect(again.stdout.contains("  format       PNG\n") && again.stdout.contains("1179x2556"))
 
         let notASnapshot = try splashgen("inspect", "campaigns/double11.yaml")
         #expect(notASnapshot.status == 1)
