@@ -41,7 +41,7 @@ let package = Package(
             ]
         ),
         /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder. */
-        .target(name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier"]),
+        .target(name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "CStb"]),
         /** libpng, used only through its `png_image_*` simplified API. */
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         /** stb_image_resize and stb_truetype from Debian's libstb-dev. */
@@ -56,7 +56,7 @@ let package = Package(
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
         .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashApplier", "SplashSimulator"]),
         .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier"]),
+        .testTarget(name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SplashCoreTests",
             dependencies: ["SplashCore", "SplashApplier", .product(name: "ZIPFoundation", package: "ZIPFoundation")],

@@ -71,7 +71,7 @@ private struct Reading {
     let baseDirectory: URL
 
     static let topKeys = ["schema", "name", "app", "schedule", "grey", "encoding", "astc_quality", "orientations",
-                          "devices", "marker", "appearances", "catalogue"]
+                          "devices", "display_zoom", "marker", "appearances", "catalogue"]
 
     mutating func campaign(_ root: Node) -> Campaign? {
         guard let top = reader.mapping(root, "", keys: Self.topKeys, required: ["schema", "name", "app", "schedule", "appearances"]) else {
@@ -89,7 +89,8 @@ private struct Reading {
         let quality = top["astc_quality"].map { reader.oneOf($0, "astc_quality", as: ASTCQuality.self) } ?? .medium
         let orientations = top["orientations"].map(orientations) ?? [.portrait]
         if let node = top["catalogue"] { readCatalogue(node) }
-        let screens = devices(top["devices"])
+        let displayZoom = top["display_zoom"].map { reader.bool($0, "display_zoom") } ?? true
+        let screens = devices(top["devices"], displayZoom: displayZoom ?? true)
         let marker = self.marker(top["marker"])
         let appearances = top["appearances"].flatMap { node in self.appearances(node, orientations: orientations ?? []) }
 
@@ -168,9 +169,11 @@ private struct Reading {
         return ok ? result.sorted() : nil
     }
 
-    func devices(_ node: Node?) -> [Screen]? {
-        guard let node else { return DeviceCatalogue.screens(of: catalogue.devices) }
-        if case .scalar(let scalar) = node, scalar.string == "all" { return DeviceCatalogue.screens(of: catalogue.devices) }
+    func devices(_ node: Node?, displayZoom: Bool) -> [Screen]? {
+        guard let node else { return DeviceCatalogue.screens(of: catalogue.select(.all, displayZoom: displayZoom)) }
+        if case .scalar(let scalar) = node, scalar.string == "all" {
+            return DeviceCatalogue.screens(of: catalogue.select(.all, displayZoom: displayZoom))
+        }
         guard case .sequence = node, let items = reader.sequence(node, "devices") else {
             reader.error(node, "devices", "expected all, or a list of iphone, ipad and device names; found \(reader.describe(node))")
             return nil
@@ -190,7 +193,7 @@ private struct Reading {
         }
         if items.isEmpty { reader.error(node, "devices", "expected at least one device") }
         guard selectors.count == items.count, !items.isEmpty else { return nil }
-        return DeviceCatalogue.screens(of: catalogue.select(.some(selectors)))
+        return DeviceCatalogue.screens(of: catalogue.select(.some(selectors), displayZoom: displayZoom))
     }
 
     func marker(_ node: Node?) -> Campaign.Marker? {
@@ -301,7 +304,8 @@ private struct Reading {
             let scale = keys["scale"].map { reader.int($0, path + ".scale", in: 1...3) } ?? existing?.scale
             let safeArea = keys["safe_area"].map { safeAreas($0, path + ".safe_area") } ?? existing?.safeArea ?? SafeAreas()
             guard let family = family ?? nil, let points = points ?? nil, let scale = scale ?? nil, let safeArea else { continue }
-            catalogue = catalogue.replacing(Device(name: existing?.name ?? name, family: family, points: points, scale: scale, safeArea: safeArea))
+            catalogue = catalogue.replacing(Device(name: existing?.name ?? name, family: family, points: points, scale: scale, safeArea: safeArea,
+                                                   displayZoomOf: existing?.displayZoomOf, source: existing?.source))
         }
     }
 

@@ -44,21 +44,29 @@ public struct DeviceCatalogue: Equatable, Sendable {
         return copy
     }
 
-    /// The devices a selection names, in catalogue order, without repeats.
-    public func select(_ selection: DeviceSelection) -> [Device] {
+    /// The devices a selection names, in catalogue order, without repeats. A named device brings its
+    /// Display Zoom entry along (its users may have zoom on); `displayZoom: false` leaves every
+    /// zoomed entry out.
+    public func select(_ selection: DeviceSelection, displayZoom: Bool = true) -> [Device] {
+        func named(_ device: Device, _ name: String) -> Bool {
+            device.name.caseInsensitiveCompare(name) == .orderedSame
+                || device.displayZoomOf.map { $0.caseInsensitiveCompare(name) == .orderedSame } == true
+        }
+        let chosen: [Device]
         switch selection {
         case .all:
-            return devices
+            chosen = devices
         case .some(let selectors):
-            return devices.filter { device in
+            chosen = devices.filter { device in
                 selectors.contains { selector in
                     switch selector {
                     case .family(let family): return device.family == family
-                    case .named(let name): return device.name.caseInsensitiveCompare(name) == .orderedSame
+                    case .named(let name): return named(device, name)
                     }
                 }
             }
         }
+        return displayZoom ? chosen : chosen.filter { !$0.isZoomed }
     }
 
     /// Devices grouped by screen (points and scale): each group shares one set of snapshots.
@@ -93,15 +101,25 @@ public struct Device: Codable, Equatable, Sendable {
     public var scale: Int
     /// Approximate safe-area insets in points, per orientation.
     public var safeArea: SafeAreas
+    /// For a Display Zoom entry: the device whose zoomed screen this is (same scale, fewer points).
+    public var displayZoomOf: String?
+    /// Where the size was published (Display Zoom entries cite theirs).
+    public var source: String?
 
     /// Makes a device.
-    public init(name: String, family: DeviceFamily, points: Manifest.Size, scale: Int, safeArea: SafeAreas) {
+    public init(name: String, family: DeviceFamily, points: Manifest.Size, scale: Int, safeArea: SafeAreas,
+                displayZoomOf: String? = nil, source: String? = nil) {
         self.name = name
         self.family = family
         self.points = points
         self.scale = scale
         self.safeArea = safeArea
+        self.displayZoomOf = displayZoomOf
+        self.source = source
     }
+
+    /// Whether this is a Display Zoom screen of another device.
+    public var isZoomed: Bool { displayZoomOf != nil }
 }
 
 /// Device families a campaign can select at once.

@@ -2,28 +2,31 @@ import Foundation
 import SplashApplier
 import SplashCore
 
-/// The app's `LaunchScreen.storyboard`, stood for by a campaign file, as the OS renders it on one
-/// device: every variant the app supports, encoded as the OS caches it (KTX 1.1, ASTC 4×4).
+/// The app's `LaunchScreen.storyboard`, stood for by a campaign file (its layers, backgrounds and
+/// marker colours), as the OS renders and caches it on one device and iOS version: every variant
+/// the app supports (light only before iOS 13, which has no dark mode), drawn by the simulator's
+/// own ``StoryboardRenderer`` and stored in the iOS version's ``CacheFormat``.
 struct LaunchScreen {
     let campaign: Campaign
-    let screen: Screen
+    let device: Device
+    let format: CacheFormat
     let variants: [SpringBoardModel.Variant]
-    private let recipes: [SpringBoardModel.Variant: RenderRecipe]
-    private let art: [String: RGBAImage]
+    private let storyboard: StoryboardRenderer
 
-    init(campaignAt url: URL, device: String) throws {
+    init(campaignAt url: URL, device name: String, ios: OSVersion) throws {
         let catalogue = try DeviceCatalogue.bundled()
-        guard let entry = catalogue.device(named: device) else { throw SimulatorError.unknownDevice(device) }
-        var campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: url, displayPath: url.lastPathComponent)
-        campaign.screens = DeviceCatalogue.screens(of: [entry])
-        campaign.encoding = .ktx
+        guard let device = catalogue.device(named: name) else { throw SimulatorError.unknownDevice(name) }
+        let campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: url, displayPath: url.lastPathComponent)
         let artwork = try Artwork.read(campaign, maxPixels: PNGCodec.defaultMaxPixels)
-        let planned = try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator)
+        let art = try artwork.decode(Set(artwork.items.keys), maxPixels: PNGCodec.defaultMaxPixels)
         self.campaign = campaign
-        screen = campaign.screens[0]
-        variants = planned.map { SpringBoardModel.Variant(orientation: $0.orientation, appearance: $0.appearance) }
-        recipes = Dictionary(uniqueKeysWithValues: planned.map { (SpringBoardModel.Variant(orientation: $0.orientation, appearance: $0.appearance), $0.recipe) })
-        art = try artwork.decode(Set(artwork.items.keys), maxPixels: PNGCodec.defaultMaxPixels)
+        self.device = device
+        format = CacheFormat(ios: ios)
+        let appearances: [Appearance] = ios.major >= 13 ? campaign.renderedAppearances : [.light]
+        variants = campaign.orientations.flatMap { orientation in
+            appearances.map { SpringBoardModel.Variant(orientation: orientation, appearance: $0) }
+        }
+        storyboard = StoryboardRenderer(campaign: campaign, art: art)
     }
 
     /// The variant the OS shows now: the current orientation and style, as far as the app supports them.
@@ -34,11 +37,20 @@ struct LaunchScreen {
     }
 
     /// The pixel size of a variant on this screen.
-    func pixels(_ variant: SpringBoardModel.Variant) -> Manifest.Size { screen.pixels(variant.orientation) }
+    func pixels(_ variant: SpringBoardModel.Variant) -> Manifest.Size {
+        DeviceCatalogue.screens(of: [device])[0].pixels(variant.orientation)
+    }
 
-    /// The KTX bytes the OS caches for a variant (`black`: its image views rendered solid black).
-    func render(_ variant: SpringBoardModel.Variant, black: Bool) throws -> Data {
-        let image = SnapshotRenderer.render(recipes[variant]!, art: art, blackImages: black)
-        return try SnapshotEncoder(encoding: .ktx, quality: campaign.astcQuality).encode(image)
+    /// What the OS draws for a variant (`black`: its image views rendered solid black), at `scale`
+    /// (the device's own by default; the app switcher's downscaled copies use 1).
+    func image(_ variant: SpringBoardModel.Variant, black: Bool, scale: Int? = nil) -> RGBAImage {
+        var device = device
+        if let scale { device.scale = scale }
+        return storyboard.render(on: device, variant, blackImages: black)
+    }
+
+    /// The bytes the OS caches for a variant.
+    func render(_ variant: SpringBoardModel.Variant, black: Bool, codec: ASTCCodec) throws -> Data {
+        try format.encode(image(variant, black: black), codec: codec)
     }
 }

@@ -4,7 +4,7 @@ import SplashCore
 
 /// An on-device-equivalent app container in a folder, and a small model of what SpringBoard does
 /// to it: install and update (render the launch screen, cache it with fresh UUID names in the
-/// folder for the iOS version), launch (show the cached file for the current orientation and
+/// folder and format of the iOS version), launch (show the cached file for the current orientation and
 /// appearance, or reject it and regenerate, then run the app's code: the applier), appearance and
 /// orientation changes, a language change, a cache purge, and the black-render bug.
 public struct SandboxSimulator {
@@ -28,25 +28,68 @@ public struct SandboxSimulator {
 
     /// The launch snapshot folder for the installed app and iOS version.
     public func snapshotFolder(_ model: SpringBoardModel) throws -> URL {
+        container.appendingPathComponent(try os(model).snapshotFolder(bundleID: model.bundleID))
+    }
+
+    /// The app-switcher snapshot folder, beside the launch folder (reference §9); iOS 13 and later.
+    public func appSwitcherFolder(_ model: SpringBoardModel) throws -> URL {
+        try snapshotFolder(model).deletingLastPathComponent().appendingPathComponent("sceneID:\(model.bundleID)-default")
+    }
+
+    private func os(_ model: SpringBoardModel) throws -> OSVersion {
         guard let os = OSVersion(model.ios) else { throw SimulatorError.badOSVersion(model.ios) }
-        return container.appendingPathComponent(os.snapshotFolder(bundleID: model.bundleID))
+        return os
+    }
+
+    private func launchScreen(_ model: SpringBoardModel) throws -> LaunchScreen {
+        try LaunchScreen(campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model))
     }
 
     /// Installs the app afresh (an empty container), rendering and caching its launch screen.
-    public func install(launchScreen: URL, version: String, build: String, device: String, ios: String,
-                        blackRender: Bool = false) throws -> SpringBoardModel {
-        guard OSVersion(ios) != nil else { throw SimulatorError.badOSVersion(ios) }
-        let storyboard = try LaunchScreen(campaignAt: launchScreen, device: device)
-        try? FileManager.default.removeItem(at: root)
-        try FileManager.default.createDirectory(at: container.appendingPathComponent("Library/Caches"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: container.appendingPathComponent("Documents"), withIntermediateDirectories: true)
+    /// `zoomed` installs on the device's Display Zoom screen; `leftovers` names a campaign file whose
+    /// render another library (LLDynamicLaunchScreen and the like) left behind as PNG bytes in the
+    /// cache's `.ktx` names. A folder that holds anything but a sandbox this simulator made is refused.
+    public func install(launchScreen: URL, version: String, build: String, device: String, ios: String, zoomed: Bool = false,
+                        blackRender: Bool = false, leftovers: URL? = nil) throws -> SpringBoardModel {
+        guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
+        let device = zoomed ? try Self.zoomedDevice(of: device) : device
+        let storyboard = try LaunchScreen(campaignAt: launchScreen, device: device, ios: os)
+        let fm = FileManager.default
+        if let entries = try? fm.contentsOfDirectory(atPath: root.path), !entries.isEmpty {
+            guard fm.fileExists(atPath: modelURL.path) else { throw SimulatorError.notASandbox(root.path) }
+            try fm.removeItem(at: container)
+            try fm.removeItem(at: modelURL)
+        }
+        try fm.createDirectory(at: container.appendingPathComponent("Library/Caches"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: container.appendingPathComponent("Documents"), withIntermediateDirectories: true)
         var model = SpringBoardModel(bundleID: storyboard.campaign.app.bundleID, version: version, build: build,
                                      launchScreen: launchScreen.standardizedFileURL.path, device: device, ios: ios,
                                      appearance: .light, orientation: .portrait, blackRender: blackRender, variants: [:], launches: 0)
-        try dropCache(&model)
         try render(&model, storyboard: storyboard, only: nil)
+        if let leftovers { try leaveLeftovers(of: leftovers, model: model) }
         try model.save(modelURL)
         return model
+    }
+
+    /// The catalogue's Display Zoom entry of a device.
+    static func zoomedDevice(of name: String) throws -> String {
+        let catalogue = try DeviceCatalogue.bundled()
+        guard let device = catalogue.device(named: name) else { throw SimulatorError.unknownDevice(name) }
+        guard let zoomed = catalogue.devices.first(where: { $0.displayZoomOf?.caseInsensitiveCompare(device.name) == .orderedSame }) else {
+            throw SimulatorError.noDisplayZoom(device.name)
+        }
+        return zoomed.name
+    }
+
+    /// What a run-time library leaves in the cache: each cached file overwritten in place, name kept,
+    /// with PNG bytes of its own on-device render of `campaign` (an old campaign's art, or the app's
+    /// own screen after its "restore").
+    private func leaveLeftovers(of campaign: URL, model: SpringBoardModel) throws {
+        let folder = try snapshotFolder(model)
+        let library = try LaunchScreen(campaignAt: campaign, device: model.device, ios: try os(model))
+        for (name, variant) in model.variants {
+            try PNGCodec.encode(library.image(variant, black: false)).write(to: folder.appendingPathComponent(name))
+        }
     }
 
     /// Updates (or reinstalls) the app: the container's data stays, the launch cache is rendered anew.
@@ -56,7 +99,7 @@ public struct SandboxSimulator {
         model.build = build
         if let blackRender { model.blackRender = blackRender }
         try dropCache(&model)
-        try render(&model, storyboard: try LaunchScreen(campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device), only: nil)
+        try render(&model, storyboard: try launchScreen(model), only: nil)
         try model.save(modelURL)
         return model
     }
@@ -73,7 +116,7 @@ public struct SandboxSimulator {
     /// A system language change: the cache is dropped and only the current variant comes back.
     public func languageChange() throws -> SpringBoardModel {
         var model = try model()
-        let storyboard = try LaunchScreen(campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device)
+        let storyboard = try launchScreen(model)
         try dropCache(&model)
         try render(&model, storyboard: storyboard, only: storyboard.variant(for: model))
         try model.save(modelURL)
@@ -90,10 +133,11 @@ public struct SandboxSimulator {
 
     /// One launch: the OS shows the cached image for the current variant (rejecting a file of the wrong
     /// size or one that does not decode, and regenerating), then the app's code runs the applier with
-    /// `bundle` unless `runApp` is false.
+    /// `bundle` unless `runApp` is false. Before iOS 13 the launch folder cannot be written in place:
+    /// writes the app makes there while the folder is in place are refused (undone) and reported.
     public func launch(bundle: URL?, now: Date, runApp: Bool = true, screenshot: URL? = nil) throws -> LaunchResult {
         var model = try model()
-        let storyboard = try LaunchScreen(campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device)
+        let storyboard = try launchScreen(model)
         let variant = storyboard.variant(for: model)
         let folder = try snapshotFolder(model)
         var regeneration: String?
@@ -112,21 +156,30 @@ public struct SandboxSimulator {
             let rejected = model.variants.values.contains(variant)
             if rejected { try dropCache(&model) }
             try render(&model, storyboard: storyboard, only: rejected ? nil : variant)
-            let name = model.variants.first { $0.value == variant }!.key
+            guard let name = model.variants.first(where: { $0.value == variant })?.key else { throw SimulatorError.rejected("no render of \(variant)") }
             let data = try Data(contentsOf: folder.appendingPathComponent(name))
             shown = (name, data, try SnapshotDecoder().decode(data))
         }
+        guard let shown else { throw SimulatorError.rejected("nothing shown") }
         model.launches += 1
         try model.save(modelURL)
-        if let screenshot { try PNGCodec.encode(shown!.image).write(to: screenshot, options: .atomic) }
+        if let screenshot { try PNGCodec.encode(shown.image).write(to: screenshot, options: .atomic) }
         var report: ApplyReport?
+        var refused: [String] = []
         if runApp, let bundle {
             let applier = SnapshotApplier(container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                                          osVersion: OSVersion(model.ios)!, decoder: SnapshotDecoder(), clock: { now })
-            report = try applier.apply()
+                                          osVersion: try os(model), decoder: SnapshotDecoder(), clock: { now })
+            if try os(model).major < 13 {
+                let guardWrites = try InPlaceWriteGuard(folder: folder)
+                let outcome = Result { try applier.apply() }
+                refused = try guardWrites.finish()
+                report = try outcome.get()
+            } else {
+                report = try applier.apply()
+            }
         }
-        return LaunchResult(file: shown!.name, variant: variant, contentHash: sha256Hex(shown!.data), image: shown!.image,
-                            regenerated: regeneration, appReport: report)
+        return LaunchResult(file: shown.name, variant: variant, contentHash: sha256Hex(shown.data), image: shown.image,
+                            regenerated: regeneration, appReport: report, refusedWrites: refused)
     }
 
     /// The OS's check of a cached file: the extension picks the decoder (`.ktx` files holding PNG are
@@ -136,7 +189,7 @@ public struct SandboxSimulator {
         let content = SnapshotContent(sniffing: data)
         let readable: Bool
         switch ext {
-        case "ktx": readable = content == .ktx || content == .png
+        case "ktx": readable = content == .ktx || content == .atx || content == .png
         case "png": readable = content == .png
         default: readable = false
         }
@@ -155,23 +208,28 @@ public struct SandboxSimulator {
     }
 
     /// Renders the launch screen into the cache with fresh names: every supported variant, or one.
+    /// From iOS 13 on, the app switcher's snapshots sit beside the launch folder, with smaller copies
+    /// in `downscaled/`; the applier must never touch these.
     private func render(_ model: inout SpringBoardModel, storyboard: LaunchScreen, only: SpringBoardModel.Variant?) throws {
         let folder = try snapshotFolder(model)
         let fm = FileManager.default
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-        let scale = storyboard.screen.scale
+        let codec = try ASTCCodec(quality: .fast)
+        let scale = storyboard.device.scale
         for variant in storyboard.variants where only == nil || only == variant {
             let name = "\(UUID().uuidString)@\(scale)x.ktx"
-            try storyboard.render(variant, black: model.blackRender).write(to: folder.appendingPathComponent(name))
+            try storyboard.render(variant, black: model.blackRender, codec: codec).write(to: folder.appendingPathComponent(name))
             model.variants[name] = variant
         }
-        // The app switcher's snapshots live beside them; the applier must never touch these.
-        let scene = folder.appendingPathComponent("sceneID:\(model.bundleID)-default")
+        guard try os(model).major >= 13 else { return }
+        let scene = try appSwitcherFolder(model)
         if !fm.fileExists(atPath: scene.path) {
             try fm.createDirectory(at: scene.appendingPathComponent("downscaled"), withIntermediateDirectories: true)
-            let portrait = try storyboard.render(storyboard.variants[0], black: false)
-            try portrait.write(to: scene.appendingPathComponent("\(UUID().uuidString)@\(scale)x.ktx"))
-            try portrait.write(to: scene.appendingPathComponent("downscaled/\(UUID().uuidString)@1x.ktx"))
+            let first = storyboard.variants[0]
+            let full = try storyboard.format.encode(storyboard.image(first, black: false), codec: codec)
+            try full.write(to: scene.appendingPathComponent("\(UUID().uuidString)@\(scale)x.ktx"))
+            let small = try storyboard.format.encode(storyboard.image(first, black: false, scale: 1), codec: codec)
+            try small.write(to: scene.appendingPathComponent("downscaled/\(UUID().uuidString)@1x.ktx"))
         }
     }
 }
@@ -190,6 +248,9 @@ public struct LaunchResult: Sendable {
     public var regenerated: String?
     /// The applier's report, when the app ran it.
     public var appReport: ApplyReport?
+    /// Writes the app made inside a launch folder that cannot be written in place (before iOS 13),
+    /// refused by the OS model and undone; empty when there were none.
+    public var refusedWrites: [String] = []
 }
 
 /// Why the simulator could not do what was asked.
@@ -202,6 +263,10 @@ public enum SimulatorError: Error, Equatable, CustomStringConvertible {
     case unknownDevice(String)
     /// The OS rejected a cached image.
     case rejected(String)
+    /// `install` was pointed at a folder holding something other than a sandbox.
+    case notASandbox(String)
+    /// The device has no Display Zoom entry in the catalogue.
+    case noDisplayZoom(String)
 
     public var description: String {
         switch self {
@@ -209,6 +274,8 @@ public enum SimulatorError: Error, Equatable, CustomStringConvertible {
         case .badOSVersion(let text): return "iOS version \"\(text)\" is not a version such as 17.4"
         case .unknownDevice(let name): return "unknown device \"\(name)\"; `splashgen devices` lists the catalogue"
         case .rejected(let reason): return reason
+        case .notASandbox(let path): return "\(path) is not empty and is not a sandbox made by `splashgen sim install`; choose an empty or new folder"
+        case .noDisplayZoom(let name): return "\(name) offers no Display Zoom in the catalogue; `splashgen devices` marks the zoomed entries"
         }
     }
 }

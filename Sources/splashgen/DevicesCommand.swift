@@ -31,6 +31,7 @@ struct DevicesCommand: ParsableCommand {
             let safe = [inset.top, inset.left, inset.bottom, inset.right].map { String(format: "%g", $0) }.joined(separator: " ")
             print("\(size)@\(screen.scale)     \(pixels)\(safe.padding(toLength: 31, withPad: " ", startingAt: 0))\(screen.devices.map(\.name).joined(separator: ", "))")
         }
-        print("\(screens.reduce(0) { $0 + $1.devices.count }) devices, \(screens.count) screen sizes")
+        let zoomed = screens.flatMap(\.devices).filter(\.isZoomed).count
+        print("\(screens.reduce(0) { $0 + $1.devices.count }) devices (\(zoomed) of them Display Zoom screens, marked \"(Display Zoom)\"; sources in devices.json), \(screens.count) screen sizes")
     }
 }

@@ -31,23 +31,28 @@ struct SimCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Install the app afresh and cache its launch screen.")
         @OptionGroup var sandbox: Sandbox
         @Option(help: "The campaign file that stands for LaunchScreen.storyboard.") var launchScreen = "campaigns/default.yaml"
-        @Option var version = "1.0"
-        @Option var build = "1"
+        @Option(help: "The app's CFBundleShortVersionString.") var version = "1.0"
+        @Option(help: "The app's CFBundleVersion.") var build = "1"
         @Option(help: "A catalogue device name.") var device = "iPhone 15"
-        @Option var ios = "17.0"
+        @Option(help: "The iOS version: 17 and later cache ATX files (LZFSE), 13 to 16 Apple-compressed KTX, 12 and earlier plain KTX in Library/Caches, light only.")
+        var ios = "17.0"
+        @Flag(help: "Install on the device's Display Zoom screen (smaller points, same scale).") var zoomed = false
         @Flag(help: "Reproduce the black launch screen: image views render solid black.") var blackRender = false
+        @Option(help: "Leave another library's leftovers: the cache holds PNG renders of this campaign file in its .ktx names.")
+        var leftovers: String?
 
         func run() throws {
             try sandbox.run { try $0.install(launchScreen: URL(fileURLWithPath: launchScreen), version: version, build: build,
-                                             device: device, ios: ios, blackRender: blackRender) }
+                                             device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
+                                             leftovers: leftovers.map { URL(fileURLWithPath: $0) }) }
         }
     }
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Update or reinstall the app: the OS renders the launch cache anew.")
         @OptionGroup var sandbox: Sandbox
-        @Option var version: String
-        @Option var build: String
+        @Option(help: "The new CFBundleShortVersionString.") var version: String
+        @Option(help: "The new CFBundleVersion.") var build: String
         @Flag(inversion: .prefixedNo, help: "Whether the OS's render shows image views black.") var blackRender: Bool?
 
         func run() throws { try sandbox.run { try $0.update(version: version, build: build, blackRender: blackRender) } }
@@ -76,6 +81,9 @@ struct SimCommand: ParsableCommand {
                 print("showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)), sha256 \(result.contentHash.prefix(12))")
                 if let screenshot { print("screenshot \(screenshot)") }
                 if let report = result.appReport { print("app ran the applier:\n" + ReportText.text(report)) }
+                if !result.refusedWrites.isEmpty {
+                    throw SimulatorError.rejected("iOS \(try sandbox.simulator.model().ios) refused the app's writes inside the launch folder in place (undone): " + result.refusedWrites.joined(separator: ", "))
+                }
             } catch {
                 throw Console.fail(error)
             }
@@ -85,8 +93,8 @@ struct SimCommand: ParsableCommand {
     struct SetState: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set", abstract: "Change the interface style or the orientation.")
         @OptionGroup var sandbox: Sandbox
-        @Option var appearance: Appearance?
-        @Option var orientation: Orientation?
+        @Option(help: "light or dark.") var appearance: Appearance?
+        @Option(help: "portrait or landscape.") var orientation: Orientation?
 
         func run() throws { try sandbox.run { try $0.set(appearance: appearance, orientation: orientation) } }
     }

@@ -6,6 +6,8 @@ import SplashCore
 enum Repo {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
     static func campaign(_ name: String) -> URL { root.appendingPathComponent("campaigns/" + name) }
+    /// A storyboard stand-in from this suite's fixtures.
+    static func storyboard(_ name: String) -> URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + name) }
 }
 
 func temporaryFolder(_ label: String = "sim") -> URL {
@@ -16,11 +18,12 @@ func temporaryFolder(_ label: String = "sim") -> URL {
 
 func date(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
 
-/// A bundle of one campaign file, rendered for one device only (what a device would download).
+/// A bundle of one campaign file, rendered for one device only, its Display Zoom screen included
+/// (what a device would download).
 func buildBundle(_ file: String, device: String = "iPhone 15", edit: (inout Campaign) -> Void = { _ in }) throws -> URL {
     let catalogue = try DeviceCatalogue.bundled()
     var campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: Repo.campaign(file))
-    campaign.screens = DeviceCatalogue.screens(of: [catalogue.device(named: device)!])
+    campaign.screens = DeviceCatalogue.screens(of: catalogue.select(.some([.named(device)])))
     edit(&campaign)
     return try BundleBuilder(outputRoot: temporaryFolder("bundle")).build(campaign).bundle
 }
@@ -38,11 +41,18 @@ enum Installed {
     static let iPhone15 = Result { try install(ios: "17.0") }
     static let iPhone15Colourful = Result { try install(launchScreen: "double11.yaml", ios: "17.0") }
 
-    static func install(launchScreen: String = "default.yaml", device: String = "iPhone 15", ios: String,
-                        blackRender: Bool = false) throws -> URL {
+    static let iPhone15Brand = Result { try install(launchScreen: Repo.storyboard("brand-storyboard.yaml"), ios: "17.0") }
+
+    static func install(launchScreen: String = "default.yaml", device: String = "iPhone 15", ios: String, zoomed: Bool = false,
+                        blackRender: Bool = false, leftovers: URL? = nil) throws -> URL {
+        try install(launchScreen: Repo.campaign(launchScreen), device: device, ios: ios, zoomed: zoomed, blackRender: blackRender, leftovers: leftovers)
+    }
+
+    static func install(launchScreen: URL, device: String = "iPhone 15", ios: String, zoomed: Bool = false,
+                        blackRender: Bool = false, leftovers: URL? = nil) throws -> URL {
         let root = temporaryFolder("installed")
-        _ = try SandboxSimulator(root: root).install(launchScreen: Repo.campaign(launchScreen), version: "5.2", build: "100",
-                                                     device: device, ios: ios, blackRender: blackRender)
+        _ = try SandboxSimulator(root: root).install(launchScreen: launchScreen, version: "5.2", build: "100", device: device, ios: ios,
+                                                     zoomed: zoomed, blackRender: blackRender, leftovers: leftovers)
         return root
     }
 }
@@ -63,9 +73,10 @@ extension SandboxSimulator {
         return files
     }
 
-    /// name → bytes of everything below the snapshot folder (app-switcher folders included).
+    /// name → bytes of everything below the folder that holds the launch folder (the app-switcher
+    /// folder beside it included).
     func snapshotTree() throws -> [String: Data] {
-        let folder = try snapshotFolder(try model())
+        let folder = try snapshotFolder(try model()).deletingLastPathComponent()
         var files: [String: Data] = [:]
         for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)! where !url.hasDirectoryPath {
             if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
@@ -96,4 +107,25 @@ final class CountingDecoder: SnapshotPixelDecoder, @unchecked Sendable {
         lock.withLock { count += 1 }
         return try SnapshotDecoder().decode(data)
     }
+}
+
+/// Apple's reference LZFSE decoder (pyliblzfse, which `make deps` installs) run on `stream`: an
+/// oracle for what splashgen's LZFSE writes.
+func referenceLZFSEDecompress(_ stream: Data) throws -> Data {
+    let folder = temporaryFolder("lzfse")
+    let input = folder.appendingPathComponent("in"), output = folder.appendingPathComponent("out")
+    try stream.write(to: input)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import sys, liblzfse; open(sys.argv[2], 'wb').write(liblzfse.decompress(open(sys.argv[1], 'rb').read()))",
+                         input.path, output.path]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw ReferenceToolError("python3 with pyliblzfse failed (make deps installs it)") }
+    return try Data(contentsOf: output)
+}
+
+struct ReferenceToolError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

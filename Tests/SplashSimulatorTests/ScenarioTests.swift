@@ -112,13 +112,61 @@ import Testing
         #expect(blackWhereWhite(repaired.image) == 0)
     }
 
-    @Test func anIOS12ContainerKeepsItsSnapshotsInCaches() throws {
+    @Test func onIOS12TheCacheCannotBeWrittenInPlace() throws {
         let bundle = try Bundles.double11OldPhone.get()
         let sim = SandboxSimulator(root: try Installed.install(device: "iPhone 8", ios: "12.4"))
         #expect(try sim.snapshotFolder(sim.model()).path.hasSuffix("container/Library/Caches/Snapshots/com.example.shop"))
+        let originals = try sim.cachedFiles()
         let first = try sim.launch(bundle: bundle, now: opening)
         #expect(first.appReport?.folder == "Library/Caches/Snapshots/com.example.shop")
-        #expect(try sim.launch(bundle: bundle, now: during).contentHash == (try object(in: bundle, portraitLight, pixels: Manifest.Size(width: 750, height: 1334))))
+        if !first.refusedWrites.isEmpty {
+            #expect(try sim.cachedFiles() == originals, "the OS model undid the refused writes")
+        }
+        withKnownIssue("the applier writes the iOS 12 folder in place; it must move the folder out, edit it and move it back (issue 8, item 6)") { () throws in
+            #expect(first.refusedWrites.isEmpty)
+            #expect(try sim.launch(bundle: bundle, now: during).contentHash == (try object(in: bundle, portraitLight, pixels: Manifest.Size(width: 750, height: 1334))))
+        }
+    }
+
+    @Test func onIOS15TheAppleCompressedKTXCacheIsSwappedAndRestored() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = SandboxSimulator(root: try Installed.install(ios: "15.4"))
+        let originals = try sim.cachedFiles()
+        #expect(originals.values.allSatisfy { (try? KTXFile(parsing: $0).isAppleCompressed) == true })
+        _ = try sim.launch(bundle: bundle, now: opening)
+        for appearance in Appearance.allCases {
+            _ = try sim.set(appearance: appearance)
+            let variant = SpringBoardModel.Variant(orientation: .portrait, appearance: appearance)
+            #expect(try sim.launch(bundle: bundle, now: during).contentHash == (try object(in: bundle, variant, pixels: iPhone15)))
+        }
+        _ = try sim.launch(bundle: bundle, now: after)
+        #expect(try sim.cachedFiles() == originals)
+    }
+
+    @Test func aStoryboardThatLooksTheSameInLightAndDarkIsToldByItsMarker() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15Brand)
+        let first = try sim.launch(bundle: bundle, now: opening)
+        #expect(first.appReport?.files.map(\.decidedBy) == [.marker, .marker, .marker, .marker])
+        for appearance in Appearance.allCases {
+            for orientation in Orientation.allCases {
+                _ = try sim.set(appearance: appearance, orientation: orientation)
+                let variant = SpringBoardModel.Variant(orientation: orientation, appearance: appearance)
+                #expect(try sim.launch(bundle: bundle, now: during).contentHash == (try object(in: bundle, variant, pixels: iPhone15)), "\(variant)")
+            }
+        }
+    }
+
+    @Test func anotherLibrarysLeftoversAreNotKeptAsOriginals() throws {
+        let bundle = try Bundles.mourning.get()
+        let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.campaign("double11.yaml")))
+        let day = date("2026-12-04T08:00:00+08:00")
+        for minute in 0..<3 { _ = try sim.launch(bundle: bundle, now: day.addingTimeInterval(Double(minute) * 60)) }
+        let over = date("2026-12-05T08:00:00+08:00")
+        for minute in 0..<3 { _ = try sim.launch(bundle: bundle, now: over.addingTimeInterval(Double(minute) * 60)) }
+        withKnownIssue("the applier backs another library's PNG leftovers up as originals and brings the old campaign back (issue 8, item 5)") { () throws in
+            #expect(try sim.cachedFiles().values.allSatisfy { SnapshotContent(sniffing: $0) == .atx }, "the OS's own renders, not the old PNGs")
+        }
     }
 
     @Test func aLanguageChangeOrAPurgeIsCarriedOverToo() throws {

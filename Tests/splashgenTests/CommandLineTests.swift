@@ -41,13 +41,15 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "default: wrote \(output.path)/default/")
-        #expect(lines.contains("  snapshots  88 (iphone 52, ipad 36) for 22 screen sizes"))
-        #expect(lines.contains { $0.hasPrefix("  objects    88 unique, ") && $0.hasSuffix("88 rendered, 0 reused from cache") })
+        // The reference's 22 screen sizes (13 iPhone, 9 iPad) and the Display Zoom sizes no model has
+        // as its standard screen (1125x2001, 960x2079), × 2 orientations × 2 appearances.
+        #expect(lines.contains("  snapshots  96 (iphone 60, ipad 36) for 24 screen sizes"))
+        #expect(lines.contains { $0.hasPrefix("  objects    96 unique, ") && $0.hasSuffix("96 rendered, 0 reused from cache") })
         #expect(run.stderr.isEmpty, "progress is drawn only on a terminal")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("default/manifest.json").path))
 
         let again = try splashgen("build", "campaigns/default.yaml", "-o", output.path)
-        #expect(again.stdout.contains("0 rendered, 88 reused from cache"))
+        #expect(again.stdout.contains("0 rendered, 96 reused from cache"))
     }
 
     @Test func aBadCampaignPrintsCompilerStyleErrorsAndWritesNothing() throws {
@@ -63,7 +65,7 @@ import Testing
     @Test func validateChecksWithoutBuilding() throws {
         let ok = try splashgen("validate", "campaigns/double11.yaml", "campaigns/mourning.yaml")
         #expect(ok.status == 0)
-        #expect(ok.stdout == "campaigns/double11.yaml: ok (double11: 88 snapshots)\ncampaigns/mourning.yaml: ok (mourning: 88 snapshots)\n")
+        #expect(ok.stdout == "campaigns/double11.yaml: ok (double11: 96 snapshots)\ncampaigns/mourning.yaml: ok (mourning: 96 snapshots)\n")
         let bad = try splashgen("validate", "Tests/SplashCoreTests/Fixtures/campaigns/truncated-png.yaml")
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG"))
@@ -100,7 +102,8 @@ import Testing
         let run = try splashgen("devices")
         #expect(run.status == 0)
         #expect(run.stdout.contains("iPhone 14 Pro, iPhone 15, iPhone 15 Pro, iPhone 16"))
-        #expect(run.stdout.hasSuffix("79 devices, 22 screen sizes\n"))
+        #expect(run.stdout.contains("iPhone 13 Pro (Display Zoom)"))
+        #expect(run.stdout.hasSuffix("98 devices (19 of them Display Zoom screens, marked \"(Display Zoom)\"; sources in devices.json), 24 screen sizes\n"))
     }
 }
 
