@@ -19,7 +19,7 @@ let package = Package(
         .executableTarget(
             name: "splashgen",
             dependencies: [
-                "SplashCore", "SplashSimulator",
+                "SplashCore", "SplashApplier", "SplashSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -27,21 +27,23 @@ let package = Package(
         .target(
             name: "SplashCore",
             dependencies: [
-                "SplashApplier", "CPNG", "CStb", "CAstcenc",
+                "SplashFormat", "CPNG", "CStb", "CAstcenc",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             resources: [.copy("Resources/devices.json")]
         ),
-        /** Run time: the bundle format (manifest, KTX header) the app reads; Foundation and hashing only. */
+        /** The bytes both halves share: manifest, KTX / ATX / PNG headers, LZFSE, signatures, bundle checks. */
         .target(
-            name: "SplashApplier",
+            name: "SplashFormat",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
             ]
         ),
+        /** Run time, in the app: survey the launch cache, plan what each file should hold, carry it out. */
+        .target(name: "SplashApplier", dependencies: ["SplashFormat"]),
         /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder. */
-        .target(name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "CStb"]),
+        .target(name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "SplashFormat", "CStb"]),
         /** libpng, used only through its `png_image_*` simplified API. */
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         /** stb_image_resize and stb_truetype from Debian's libstb-dev. */
@@ -55,11 +57,12 @@ let package = Package(
         ),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
         .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashApplier", "SplashSimulator"]),
-        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
         .testTarget(name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SplashCoreTests",
-            dependencies: ["SplashCore", "SplashApplier", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["SplashCore", "SplashFormat", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore"]),

@@ -3,74 +3,27 @@ import Foundation
 /// Why the applier stopped. In every case it has changed nothing it could not finish safely:
 /// each cached file is its original or its replacement, and the backups are intact.
 public enum ApplierError: Error, Equatable, CustomStringConvertible {
-    /// The bundle cannot be trusted; nothing was changed.
+    /// The bundle cannot be trusted, or is for another app; nothing was changed.
     case badBundle(BundleProblem)
-    /// The snapshot folder is a symbolic link, which the applier refuses to follow.
-    case snapshotFolderIsSymlink(String)
-    /// The applier's own state file is damaged; nothing was changed.
-    case damagedState(String)
-    /// A backup does not hash to the original it stands for; that file was left as it is.
-    case damagedBackup(file: String)
+    /// The container folder does not exist (it is never created).
+    case noContainer(String)
+    /// A path between the container and a file the applier would touch is a symbolic link.
+    case symbolicLink(String)
+    /// Another applier held the container's lock for longer than the wait allowed.
+    case busy(Duration)
     /// A file operation failed.
     case io(String, String)
-    /// The test hook stopped the applier, as a kill would.
+    /// The fault-injecting file system of the tests stopped the run, as a kill would.
     case simulatedCrash
 
     public var description: String {
         switch self {
         case .badBundle(let problem): return "bad bundle: \(problem)"
-        case .snapshotFolderIsSymlink(let path): return "refusing the snapshot folder \(path): it is a symbolic link"
-        case .damagedState(let detail): return "the applier's state file is damaged (\(detail)); nothing was changed"
-        case .damagedBackup(let file): return "the backup of \(file) does not match the original it stands for; the file was left as it is"
+        case .noContainer(let path): return "no app container at \(path)"
+        case .symbolicLink(let path): return "refusing \(path): it is a symbolic link, and the applier follows none"
+        case .busy(let wait): return "another applier is working on this container (waited \(wait))"
         case .io(let path, let reason): return "\(path): \(reason)"
-        case .simulatedCrash: return "stopped by the crash test hook"
-        }
-    }
-}
-
-/// What is wrong with a bundle.
-public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
-    /// No `manifest.json`.
-    case missingManifest
-    /// The manifest is not valid JSON of the expected shape.
-    case malformedManifest(String)
-    /// The manifest was written by a newer splashgen.
-    case newerSchema(found: Int, supported: Int)
-    /// The manifest names a different app.
-    case otherApp(expected: String, found: String)
-    /// A snapshot's object reference is not a SHA-256 name (e.g. a path).
-    case notAnObjectName(String)
-    /// `objects/<hash>` does not exist.
-    case missingObject(String)
-    /// The object's bytes do not hash to its name.
-    case hashMismatch(object: String, actual: String)
-    /// The object's size differs from the manifest's byte count.
-    case sizeMismatch(object: String, expected: Int, found: Int)
-    /// The object is not a readable KTX or PNG.
-    case unreadableObject(object: String, detail: String)
-    /// The object's pixel size is not the size of the file it would replace.
-    case wrongPixelSize(object: String, expected: String, found: String)
-    /// A key is pinned but the bundle has no `manifest.sig`.
-    case unsigned
-    /// `manifest.sig` does not verify against the manifest and the pinned key.
-    case badSignature
-
-    public var description: String {
-        switch self {
-        case .missingManifest: return "no manifest.json in the bundle"
-        case .malformedManifest(let detail): return "malformed manifest: \(detail)"
-        case .newerSchema(let found, let supported):
-            return "manifest schema \(found) is newer than this applier understands (schema \(supported))"
-        case .otherApp(let expected, let found): return "the bundle is for \(found), not \(expected)"
-        case .notAnObjectName(let name): return "object reference \"\(name)\" is not a SHA-256 name"
-        case .missingObject(let name): return "object \(name) is missing"
-        case .hashMismatch(let name, let actual): return "object \(name) hashes to \(actual)"
-        case .sizeMismatch(let name, let expected, let found):
-            return "object \(name) holds \(found) bytes; the manifest says \(expected)\(found < expected ? " (truncated)" : "")"
-        case .unreadableObject(let name, let detail): return "object \(name) is not a readable snapshot: \(detail)"
-        case .wrongPixelSize(let name, let expected, let found): return "object \(name) is \(found) pixels; the manifest and the file it replaces need \(expected)"
-        case .unsigned: return "the bundle is not signed, and a key is pinned"
-        case .badSignature: return "the manifest's signature does not verify with the pinned key (tampered, or signed by another key)"
+        case .simulatedCrash: return "stopped by the fault-injecting file system, as a kill would"
         }
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 
 /// What the applier knows between runs, kept in `Library/Application Support/splashgen/state.json`
-/// (outside Caches, which the OS may purge). Written after every file it changes.
+/// (outside Caches, which the OS may purge). A state file is hostile input like any other: one that
+/// does not decode, or whose paths, names or hashes are not the ones this applier makes, is not
+/// trusted; the survey rebuilds the records from what is on disk and the intact backups instead.
 struct ApplierState: Codable, Equatable {
-    static let currentSchema = 1
+    static let currentSchema = 2
 
     var schema = ApplierState.currentSchema
     /// The key the records and backups belong to: app version, build, and the cache's file names.
@@ -18,11 +20,13 @@ struct ApplierState: Codable, Equatable {
     var files: [String: FileRecord]
     /// The campaign the last complete run put in force (nil: the originals).
     var campaign: String?
-    /// When the last complete run happened, and until when its result holds.
+    /// When the last complete run happened (nil while a run is under way), and until when it holds.
     var settledAt: Date?
     var nextChange: Date?
-    /// Size and modification time of the manifest the last complete run used.
+    /// SHA-256 of the manifest the last complete run used.
     var manifestStamp: String?
+    /// Before iOS 13: the launch folder was moved out to be edited and may not be back yet.
+    var folderMoved: Bool?
 
     struct Key: Codable, Equatable {
         var version: String
@@ -46,52 +50,77 @@ struct ApplierState: Codable, Equatable {
         var orientation: Orientation { width > height ? .landscape : .portrait }
     }
 
-    /// The records with every interrupted change settled by reading what the file really holds.
-    func resolvingPending(in folder: URL) -> ApplierState {
-        var copy = self
-        for (name, record) in files where record.pending != nil {
-            if let data = try? Data(contentsOf: folder.appendingPathComponent(name)) {
-                copy.files[name]!.current = sha256Hex(data)
-            }
-            copy.files[name]!.pending = nil
-        }
-        return copy
-    }
-
-    /// Whether a run keyed `key` with this manifest at `now` has nothing to do.
+    /// Whether a run keyed `key` with this manifest at `now` has nothing to do: the last run
+    /// completed (no pending change, the folder in place), for the same key and manifest bytes, and
+    /// the schedule has not moved on since.
     func isSettled(for key: Key, manifestStamp stamp: String?, at now: Date) -> Bool {
-        guard self.key == key, let settledAt, manifestStamp == stamp, now >= settledAt else { return false }
+        guard self.key == key, let settledAt, manifestStamp == stamp, now >= settledAt, folderMoved != true,
+              files.values.allSatisfy({ $0.pending == nil }) else { return false }
         return nextChange.map { now < $0 } ?? true
     }
 
-    static func load(from url: URL) throws(ApplierError) -> ApplierState? {
-        guard let data = try? Data(contentsOf: url) else { return nil }
+    /// The state file for `paths`, or nil with the reason it cannot be trusted (nil reason: none yet).
+    static func load(_ paths: ApplierPaths) -> (state: ApplierState?, problem: String?) {
+        guard FileManager.default.fileExists(atPath: paths.stateURL.path) else { return (nil, nil) }
+        guard let data = readBounded(paths.stateURL, limit: ReadLimits.stateBytes) else {
+            return (nil, "state.json is not a regular file of at most \(ReadLimits.stateBytes) bytes")
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        do {
-            let state = try decoder.decode(ApplierState.self, from: data)
-            guard state.schema <= currentSchema else { throw ApplierError.damagedState("schema \(state.schema) is newer than this applier") }
-            return state
-        } catch let error as ApplierError {
-            throw error
-        } catch {
-            throw .damagedState(String(describing: error))
+        let state: ApplierState
+        do { state = try decoder.decode(ApplierState.self, from: data) } catch {
+            return (nil, "state.json does not decode")
         }
+        if let problem = state.problem(for: paths) { return (nil, problem) }
+        return (state, nil)
     }
 
-    func encoded() -> Data {
+    /// The bundle identifier a state file in `container` names, when it is one: for `restore`
+    /// without a bundle when the launch folder cannot tell.
+    static func savedBundleID(in container: URL) -> String? {
+        let url = container.appendingPathComponent(ApplierPaths.support + "/state.json")
+        struct Probe: Decodable { var bundleID: String }
+        guard let data = readBounded(url, limit: ReadLimits.stateBytes), let probe = try? JSONDecoder().decode(Probe.self, from: data),
+              ApplierPaths.isBundleIdentifier(probe.bundleID) else { return nil }
+        return probe.bundleID
+    }
+
+    /// What makes this state untrustworthy for `paths`, if anything.
+    func problem(for paths: ApplierPaths) -> String? {
+        guard schema == Self.currentSchema else { return "state.json has schema \(schema), not \(Self.currentSchema)" }
+        guard bundleID == paths.bundleID, folder == paths.folder else { return "state.json names another app or folder" }
+        guard ApplierPaths.isBackupFolder(backup) else { return "state.json names a backup folder this applier does not make" }
+        for (name, record) in files {
+            guard Self.isFileName(name) else { return "state.json names a file that is not a plain file name" }
+            guard isObjectName(record.original), isObjectName(record.current), record.pending.map(isObjectName) ?? true,
+                  (1...Int(KTXFile.maxDimension)).contains(record.width), (1...Int(KTXFile.maxDimension)).contains(record.height) else {
+                return "state.json has a malformed record for \(name)"
+            }
+        }
+        return nil
+    }
+
+    /// A name that stays inside its folder.
+    static func isFileName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0") && name.utf8.count <= 255
+    }
+
+    func encoded() throws(ApplierError) -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        return try! encoder.encode(self)
+        do { return try encoder.encode(self) } catch { throw .io("state.json", "cannot encode the state: \(error)") }
     }
 }
 
 /// How a cached file's appearance was told.
 public enum Classification: String, Codable, Sendable {
-    /// The marker pixel at the bottom-right matched one appearance's colour.
+    /// The app declares one interface style (`UIUserInterfaceStyle`): every file is that one.
+    case interfaceStyle = "interface-style"
+    /// The marker view, read where it lands at the file's scale, is clearly one appearance's colour.
     case marker
-    /// The marker did not decide; the darker file of a pair (or a dark image) was taken as dark.
+    /// A guess: the marker did not decide, so the darker file of a pair (or a dark image) was taken
+    /// as dark. Reported as a problem so nobody mistakes it for a reading.
     case luminance
     /// The file could not be decoded, so its appearance is unknown and it is left alone.
     case undecodable

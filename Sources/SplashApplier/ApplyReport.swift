@@ -15,6 +15,62 @@ public struct ApplyReport: Codable, Equatable, Sendable {
     public var nothingToDo: Bool
     /// One entry per cached launch snapshot, by name.
     public var files: [File]
+    /// Everything that kept the run from doing all it should, or that it had to guess, each with
+    /// a stable code; empty when all went as it should.
+    public var problems: [Problem] = []
+
+    /// Whether the campaign in force (or, with none, the originals) is what every cached file holds:
+    /// false when a file was left alone, the folder is missing, or leftovers were cleared.
+    public var complete: Bool {
+        !problems.contains { $0.code.leavesWorkUndone }
+    }
+
+    /// A named problem.
+    public struct Problem: Codable, Equatable, Sendable, CustomStringConvertible {
+        /// What kind of problem.
+        public var code: Code
+        /// The cached file it concerns, if one.
+        public var file: String?
+        /// One sentence for a person.
+        public var message: String
+
+        /// Makes a problem.
+        public init(_ code: Code, file: String? = nil, _ message: String) {
+            self.code = code
+            self.file = file
+            self.message = message
+        }
+
+        public var description: String { (file.map { $0 + ": " } ?? "") + message }
+
+        /// The stable codes of `status --json` and the library.
+        public enum Code: String, Codable, Sendable {
+            /// There is no launch folder yet: the app has not been launched since install.
+            case noSnapshotFolder = "no-snapshot-folder"
+            /// A cached file's pixels cannot be decoded; its appearance is unknown and it is left alone.
+            case undecodable
+            /// A cached file's appearance could not be told even by a guess; it is left alone.
+            case appearanceUnknown = "appearance-unknown"
+            /// A cached file's appearance is a luminance guess, not a marker reading.
+            case appearanceGuessed = "appearance-guessed"
+            /// The campaign has no snapshot of a cached file's pixel size (e.g. Display Zoom) and appearance.
+            case missingSnapshot = "missing-snapshot"
+            /// Another library's PNG/JPEG leftovers were found; the folder was cleared for the OS to render anew.
+            case leftoversCleared = "leftovers-cleared"
+            /// A backup was missing or damaged and the file no longer holds its original: it cannot be restored.
+            case originalLost = "original-lost"
+            /// The state file could not be trusted and was rebuilt from the disk and the backups.
+            case stateRebuilt = "state-rebuilt"
+
+            /// Whether the cache does not hold what this run should have put there.
+            public var leavesWorkUndone: Bool {
+                switch self {
+                case .appearanceGuessed, .stateRebuilt: return false
+                default: return true
+                }
+            }
+        }
+    }
 
     /// One cached file.
     public struct File: Codable, Equatable, Sendable {
@@ -50,6 +106,8 @@ public struct ApplyReport: Codable, Equatable, Sendable {
         case unchanged
         /// Not touched (unknown size or appearance); `note` says why.
         case leftAlone = "left-alone"
+        /// Removed with the rest of another library's leftovers, for the OS to render anew.
+        case cleared
         /// `status` only: would be replaced or restored by `apply`.
         case wouldChange = "would-change"
     }

@@ -1,10 +1,17 @@
 import Foundation
+@_exported import SplashFormat
 
 /// Swaps an app's cached launch snapshots for a campaign's, keeps the originals, puts them back when
-/// the campaign ends, and re-applies after the OS regenerates the cache. Foundation and hashing only,
-/// so the same source runs in an iOS app and on Linux. Call it after launch, off the main thread.
+/// the campaign ends, and re-applies after the OS renders the cache anew. Foundation and hashing
+/// only, so the same source runs in an iOS app and on Linux. Call it after launch, off the main
+/// thread (or through the `async` entry points).
+///
+/// A run surveys the disk (``CacheSurvey``), plans what each file should hold with every byte
+/// verified (``ApplyPlanner``), and carries the plan out journaled (``PlanExecutor``). Every byte it
+/// reads — cache files, state, bundle — is treated as hostile: it never traps, never writes outside
+/// the container, never follows a link, and names every problem in its report.
 public struct SnapshotApplier: Sendable {
-    /// The app's data container (`NSHomeDirectory()` in the app).
+    /// The app's data container (`NSHomeDirectory()` in the app). It must exist.
     public var container: URL
     /// The bundle folder (`manifest.json` + `objects/`); `restore` works without one.
     public var bundle: URL?
@@ -12,7 +19,7 @@ public struct SnapshotApplier: Sendable {
     public var appVersion: String
     /// `CFBundleVersion`.
     public var appBuild: String
-    /// The running iOS version (decides where the snapshots live).
+    /// The running iOS version (decides where the snapshots live and how they may be written).
     public var osVersion: OSVersion
     /// Reads pixels of cached files when they must be classified.
     public var decoder: any SnapshotPixelDecoder
@@ -20,8 +27,15 @@ public struct SnapshotApplier: Sendable {
     public var clock: @Sendable () -> Date
     /// The raw Ed25519 public key the app pins: when set, an unsigned or tampered bundle is refused.
     public var trustedKey: Data?
-    /// Test hook: stop dead after this many file operations, as a kill would.
-    public var crashAfterOperations: Int?
+    /// The app's `UIUserInterfaceStyle`: a light-only or dark-only app needs no guess.
+    public var interfaceStyle: InterfaceStyle = .automatic
+    /// The app's bundle identifier (`Bundle.main.bundleIdentifier`); when nil, the one whose launch
+    /// folder the container holds. A bundle for another app is refused.
+    public var appBundleID: String?
+    /// How long to wait for another applier working on the same container.
+    public var lockTimeout: Duration = .seconds(10)
+    /// Where every change goes (a fault-injecting one in tests).
+    var fileSystem: any ApplierFileSystem = POSIXFileSystem()
 
     /// Makes an applier for one container.
     public init(container: URL, bundle: URL?, appVersion: String, appBuild: String, osVersion: OSVersion,
@@ -38,206 +52,231 @@ public struct SnapshotApplier: Sendable {
     /// Brings the cache to what the bundle wants now: the campaign in force, or the originals.
     public func apply() throws(ApplierError) -> ApplyReport { try run(.apply) }
 
-    /// Puts every original back, byte for byte.
-    public func restore() throws(ApplierError) -> ApplyReport { try run(.restore) }
-
-    /// What `apply` would do, changing nothing.
-    public func status() throws(ApplierError) -> ApplyReport { try run(.status) }
-
-    enum Mode { case apply, restore, status }
-
-    private var supportFolder: URL { container.appendingPathComponent("Library/Application Support/splashgen") }
-
-    private func run(_ mode: Mode) throws(ApplierError) -> ApplyReport {
-        let fs = ApplierFileSystem(crashAfter: crashAfterOperations)
-        let stateURL = supportFolder.appendingPathComponent("state.json")
-        var lock: ApplierLock?
-        if mode != .status {
-            try fs.makeFolder(supportFolder)
-            lock = try ApplierLock(at: supportFolder.appendingPathComponent("lock"))
-        }
-        defer { withExtendedLifetime(lock) {} }
-        let now = clock()
-        var saved = try ApplierState.load(from: stateURL)
-        let stamp = bundle.flatMap(SnapshotBundle.stamp)
-
-        // The launch path reads no manifest and decodes nothing: one state read, one listing, one stat.
-        if mode == .apply, let saved, stamp != nil, let (folderPath, names) = try locate(bundleID: saved.bundleID, fs: fs),
-           saved.folder == folderPath, saved.isSettled(for: key(names), manifestStamp: stamp, at: now) {
-            return report(saved, campaign: saved.campaign, nextChange: saved.nextChange, manifest: nil, regenerated: false, noOp: true, actions: [:])
-        }
-
-        let opened = try bundle.map { url throws(ApplierError) in try SnapshotBundle(root: url, trustedKey: trustedKey) }
-        let manifest = opened?.manifest
-        if let manifest, let saved, manifest.app.bundleID != saved.bundleID, mode != .status {
-            throw .badBundle(.otherApp(expected: saved.bundleID, found: manifest.app.bundleID))
-        }
-        guard let bundleID = manifest?.app.bundleID ?? saved?.bundleID,
-              let (folderPath, names) = try locate(bundleID: bundleID, fs: mode == .status ? nil : fs) else {
-            return ApplyReport(folder: nil, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [])
-        }
-        let folder = container.appendingPathComponent(folderPath)
-        let key = key(names)
-        saved = saved.map { $0.folder == folderPath ? $0.resolvingPending(in: folder) : $0 }
-        let campaign = mode == .restore ? nil : manifest.flatMap { campaignInForce($0, at: now) }
-        let nextChange = mode == .restore ? nil : manifest.flatMap { nextBoundary($0, after: now) }
-
-        // Records: kept while the key holds; otherwise the OS wrote new originals: classify, back up.
-        var state: ApplierState
-        var newOriginals: [String: Data]?
-        if let saved, saved.key == key, saved.folder == folderPath {
-            state = saved
-        } else {
-            (state, newOriginals) = try rekey(saved, key: key, bundleID: bundleID, folderPath: folderPath, folder: folder, names: names,
-                                              marker: (campaign ?? manifest?.campaigns.first)?.marker)
-        }
-        let regenerated = newOriginals != nil
-
-        // What each file should hold, with every byte verified before anything is written.
-        var planned: [String: (hash: String, data: Data?)] = [:]
-        var notes: [String: String] = [:]
-        var objectCache: [String: Data] = [:]
-        for name in names {
-            let record = state.files[name]!
-            var target = record.original
-            if let campaign, let opened {
-                if record.appearance == nil {
-                    notes[name] = "appearance unknown (\(record.decidedBy.rawValue)); left as it is"
-                } else if let snapshot = campaign.snapshots.first(where: {
-                    $0.pixels == Manifest.Size(width: record.width, height: record.height) && $0.appearance == record.appearance
-                }) {
-                    if objectCache[snapshot.object] == nil {
-                        objectCache[snapshot.object] = try opened.verifiedObject(snapshot, width: record.width, height: record.height)
-                    }
-                    target = snapshot.object
-                } else {
-                    notes[name] = "\(campaign.id) has no \(record.appearance!.rawValue) snapshot of \(record.width)x\(record.height)"
-                }
-            }
-            guard target != record.current else { continue }
-            if target == record.original {
-                let backup = container.appendingPathComponent(state.backup).appendingPathComponent(name)
-                guard let data = newOriginals?[name] ?? (try? Data(contentsOf: backup)), sha256Hex(data) == record.original else {
-                    throw .damagedBackup(file: name)
-                }
-                planned[name] = (target, data)
-            } else {
-                planned[name] = (target, objectCache[target])
-            }
-        }
-
-        var actions: [String: ApplyReport.Action] = [:]
-        if mode == .status {
-            for name in planned.keys { actions[name] = .wouldChange }
-            return report(state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: regenerated,
-                          noOp: planned.isEmpty && !regenerated, actions: actions, notes: notes)
-        }
-
-        // Everything is verified. Back up new originals first; then mark the files about to change,
-        // write each beside its target and rename it over, sync the folder, and record the result.
-        if let newOriginals {
-            let backup = container.appendingPathComponent(state.backup)
-            try fs.makeFolder(backup)
-            for name in names {
-                try fs.replace(backup.appendingPathComponent(name), with: newOriginals[name]!)
-            }
-            try fs.syncFolder(backup)
-            try fs.replace(stateURL, with: state.encoded(), durably: true)
-            if let saved, saved.backup != state.backup {
-                try fs.remove(container.appendingPathComponent(saved.backup))
-            }
-        }
-        if !planned.isEmpty {
-            for (name, target) in planned { state.files[name]!.pending = target.hash }
-            try fs.replace(stateURL, with: state.encoded(), durably: true)
-            for name in names where planned[name] != nil {
-                try fs.replace(folder.appendingPathComponent(name), with: planned[name]!.data!)
-            }
-            try fs.syncFolder(folder)
-            for (name, target) in planned {
-                state.files[name]!.current = target.hash
-                state.files[name]!.pending = nil
-                actions[name] = target.hash == state.files[name]!.original ? .restored : .replaced
-            }
-        }
-        state.campaign = campaign?.id
-        state.settledAt = now
-        state.nextChange = nextChange
-        state.manifestStamp = stamp
-        try fs.replace(stateURL, with: state.encoded(), durably: true)
-        return report(state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: regenerated,
-                      noOp: false, actions: actions, notes: notes)
+    /// ``apply()`` on a background task, for an app's launch path.
+    public func apply() async throws(ApplierError) -> ApplyReport {
+        let applier = self
+        let result = await Task.detached(priority: .utility) { () -> Result<ApplyReport, ApplierError> in
+            do throws(ApplierError) { return .success(try applier.run(.apply)) } catch { return .failure(error) }
+        }.value
+        return try result.get()
     }
 
-    /// The snapshot folder for the running OS (relative to the container) and its launch snapshots;
-    /// nil when the folder does not exist yet. A folder that is a symbolic link is refused.
-    private func locate(bundleID: String, fs: ApplierFileSystem?) throws(ApplierError) -> (String, [String])? {
-        let path = osVersion.snapshotFolder(bundleID: bundleID)
-        let url = container.appendingPathComponent(path)
-        if let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType, type == .typeSymbolicLink {
-            throw .snapshotFolderIsSymlink(path)
+    /// Puts every original back, byte for byte. `fromBackups` ignores the state file and rebuilds
+    /// the records from what is on disk and the backups (for a damaged or lost state).
+    public func restore(fromBackups: Bool = false) throws(ApplierError) -> ApplyReport {
+        try run(fromBackups ? .restoreFromBackups : .restore)
+    }
+
+    /// What `apply` would do, changing nothing: the plan, not carried out.
+    public func status() throws(ApplierError) -> ApplyReport { try run(.status) }
+
+    enum Mode { case apply, restore, restoreFromBackups, status }
+
+    /// One run: locate, lock, survey; the no-op shortcut; then records, plan, and (unless `status`)
+    /// the journaled execution.
+    private func run(_ mode: Mode) throws(ApplierError) -> ApplyReport {
+        let now = clock()
+        var target = try locate(opening: mode == .status)
+        guard let paths = target.paths else {
+            return ApplyReport(folder: nil, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [],
+                               problems: [.init(.noSnapshotFolder, "no launch folder and no bundle name the app")])
         }
-        return try listSnapshots(url, removingPartials: fs).map { (path, $0) }
+        var lock: ApplierLock?
+        if mode != .status {
+            try paths.checkNoLinks(ApplierPaths.support)
+            try fileSystem.makeFolder(paths.url(ApplierPaths.support))
+            Self.excludeFromBackup(paths.url(ApplierPaths.support))
+            lock = try ApplierLock(at: paths.url(ApplierPaths.support + "/lock"), timeout: lockTimeout)
+        }
+        defer { withExtendedLifetime(lock) {} }
+
+        var survey = try CacheSurvey(paths: paths)
+        // The launch path: one state read, one listing, the manifest's hash; nothing decoded or parsed.
+        if mode == .apply, survey.folderExists, !survey.editingFolderExists, !survey.clearingFolderExists, let saved = survey.saved,
+           saved.isSettled(for: key(survey.names), manifestStamp: target.stamp, at: now) {
+            return report(saved, campaign: saved.campaign, nextChange: saved.nextChange, manifest: nil, regenerated: false, noOp: true,
+                          actions: [:], notes: [:], problems: [])
+        }
+
+        let manifest = try target.open()?.manifest
+        if let manifest, manifest.app.bundleID != paths.bundleID {
+            throw .badBundle(.otherApp(expected: paths.bundleID, found: manifest.app.bundleID))
+        }
+        let restoring = mode == .restore || mode == .restoreFromBackups
+        let campaign = restoring ? nil : manifest.flatMap { campaignInForce($0, at: now) }
+        let nextChange = restoring ? nil : manifest.flatMap { nextBoundary($0, after: now) }
+        if mode != .status { try finishInterruptedMoves(&survey) }
+        var problems: [ApplyReport.Problem] = []
+        if let reason = survey.stateProblem {
+            problems.append(.init(.stateRebuilt, "\(reason); the records were rebuilt from the disk and the backups"))
+        }
+        guard survey.folderExists else {
+            if campaign != nil { problems.append(.init(.noSnapshotFolder, "no launch folder yet: the OS renders it at the app's first launch")) }
+            return ApplyReport(folder: nil, campaign: campaign?.id, nextChange: nextChange, cacheRegenerated: false, nothingToDo: true, files: [],
+                               problems: problems)
+        }
+
+        let found = records(survey, manifest: manifest, marker: (campaign ?? manifest?.campaigns.first)?.marker, fromBackupsOnly: mode == .restoreFromBackups)
+        problems += found.problems
+        var plan = found.clearFolder ? ApplyPlan(state: found.state, clearFolder: true)
+            : try ApplyPlanner.plan(found.state, campaign: campaign, bundle: try target.open(), restoring: restoring)
+        plan.backups = found.backups
+        plan.regenerated = found.rekeyed && survey.saved?.key != found.state.key
+        problems += plan.problems
+
+        if mode == .status {
+            var actions: [String: ApplyReport.Action] = [:]
+            for change in plan.changes { actions[change.name] = .wouldChange }
+            if plan.clearFolder { for name in survey.names { actions[name] = .wouldChange } }
+            return report(plan.state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
+                          noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems)
+        }
+        let executor = PlanExecutor(paths: paths, fs: fileSystem, moveFolder: osVersion.major < 13)
+        let (final, met) = try executor.run(plan, before: found.state, previousBackup: survey.saved?.backup) { settled in
+            settled.campaign = campaign?.id
+            settled.settledAt = now
+            settled.nextChange = plan.clearFolder ? nil : nextChange
+            settled.manifestStamp = plan.clearFolder ? nil : target.stamp
+        }
+        problems += met
+        if plan.clearFolder {
+            let cleared = survey.names.map { ApplyReport.File(name: $0, width: 0, height: 0, orientation: .portrait, appearance: nil,
+                                                               decidedBy: .undecodable, devices: nil, showing: "nothing (cleared)", action: .cleared,
+                                                               note: "another library's leftover or an unbacked replacement") }
+            return ApplyReport(folder: paths.folder, campaign: campaign?.id, nextChange: now, cacheRegenerated: false, nothingToDo: false,
+                               files: cleared, problems: problems)
+        }
+        var actions: [String: ApplyReport.Action] = [:]
+        for change in plan.changes where !met.contains(where: { $0.file == change.name }) {
+            actions[change.name] = change.object == nil ? .restored : .replaced
+        }
+        return report(final, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
+                      noOp: false, actions: actions, notes: plan.notes, problems: problems)
     }
 
     /// The state key of this app version and build with these cached file names.
     private func key(_ names: [String]) -> ApplierState.Key {
-        ApplierState.Key(version: appVersion, build: appBuild, fingerprint: sha256Hex(Data(names.joined(separator: "\n").utf8)))
+        CacheSurvey.key(version: appVersion, build: appBuild, names: names)
     }
 
-    /// The launch snapshot files of the folder, sorted; nil when there is no folder. Sub-folders
-    /// (`sceneID:…` app-switcher snapshots, `downscaled/`) and links are never touched.
-    private func listSnapshots(_ folder: URL, removingPartials fs: ApplierFileSystem?) throws(ApplierError) -> [String]? {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
-        var names: [String] = []
-        for entry in entries.sorted() {
-            let url = folder.appendingPathComponent(entry)
-            if entry.hasSuffix(ApplierFileSystem.partialSuffix) {
-                try fs?.remove(url)
-                continue
-            }
-            guard ["ktx", "png", "jpeg", "jpg"].contains(url.pathExtension.lowercased()),
-                  let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType,
-                  type == .typeRegular else { continue }
-            names.append(entry)
+    /// Where the run works: the container checked, the manifest's bytes and hash read (not parsed),
+    /// the app's bundle identifier and its paths. The bundle is opened (parsed, signature checked)
+    /// only when the run needs it.
+    private func locate(opening: Bool) throws(ApplierError) -> Target {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .noContainer(container.path)
         }
-        return names
+        var target = Target(bundle: bundle, trustedKey: trustedKey)
+        if let bundle {
+            guard let data = readBounded(bundle.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else {
+                throw .badBundle(.missingManifest)
+            }
+            target.stamp = sha256Hex(data)
+        }
+        // Whose launch folder: the app's own identifier, or the one folder the container holds.
+        let installed = appBundleID ?? installedBundleID()
+        if installed == nil || opening { _ = try target.open() }
+        guard let bundleID = installed ?? target.opened?.manifest.app.bundleID ?? ApplierState.savedBundleID(in: container) else { return target }
+        target.paths = try ApplierPaths(container: container, bundleID: bundleID, os: osVersion)
+        return target
     }
 
-    /// New records for a new key: each file classified (or, if it is a replacement this applier wrote,
-    /// carried over with its original), with the originals to back up. Nothing is written here.
-    private func rekey(_ saved: ApplierState?, key: ApplierState.Key, bundleID: String, folderPath: String, folder: URL,
-                       names: [String], marker: Manifest.Marker?) throws(ApplierError) -> (ApplierState, [String: Data]) {
-        let backupPath = "Library/Application Support/splashgen/backups/" + String(sha256Hex(Data("\(key.version)\n\(key.build)\n\(key.fingerprint)\n\(folderPath)".utf8)).prefix(16))
-        var records: [String: ApplierState.FileRecord] = [:]
-        var originals: [String: Data] = [:]
-        var toClassify: [(name: String, data: Data)] = []
-        for name in names {
-            guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)) else {
-                throw .io(folder.appendingPathComponent(name).path, "cannot read")
-            }
-            let hash = sha256Hex(data)
-            if let saved, saved.folder == folderPath, let old = saved.files[name], old.current == hash, old.current != old.original {
-                // Our own replacement, still in place: its original is in the old backup.
-                let oldBackup = container.appendingPathComponent(saved.backup).appendingPathComponent(name)
-                guard let original = try? Data(contentsOf: oldBackup), sha256Hex(original) == old.original else {
-                    throw .damagedBackup(file: name)
-                }
-                records[name] = old
-                originals[name] = original
+    /// The bundle and paths of one run.
+    private struct Target {
+        let bundle: URL?
+        let trustedKey: Data?
+        var stamp: String?
+        var paths: ApplierPaths?
+        var opened: SnapshotBundle?
+
+        /// The bundle, parsed and (with a pinned key) its signature checked, once.
+        mutating func open() throws(ApplierError) -> SnapshotBundle? {
+            guard let bundle else { return nil }
+            if let opened { return opened }
+            do { opened = try SnapshotBundle(root: bundle, trustedKey: trustedKey) } catch { throw .badBundle(error) }
+            return opened
+        }
+    }
+
+    /// A killed run's leftovers: a folder moved out before iOS 13 comes back (or, when the OS made a
+    /// new one meanwhile, the stale copy goes); a clearing is finished.
+    private func finishInterruptedMoves(_ survey: inout CacheSurvey) throws(ApplierError) {
+        let paths = survey.paths
+        guard survey.editingFolderExists || survey.clearingFolderExists else { return }
+        if survey.editingFolderExists {
+            if survey.folderExists {
+                try fileSystem.remove(paths.url(paths.editingFolder))
             } else {
-                toClassify.append((name, data))
-                originals[name] = data
+                try fileSystem.rename(paths.url(paths.editingFolder), to: paths.folderURL)
+                try fileSystem.syncFolder(paths.folderURL.deletingLastPathComponent())
             }
         }
-        let classified = SnapshotClassifier(decoder: decoder, marker: marker).classify(toClassify)
-        for file in toClassify {
-            let result = classified[file.name]!
-            let hash = sha256Hex(file.data)
-            records[file.name] = ApplierState.FileRecord(width: result.width, height: result.height, appearance: result.appearance,
-                                                         decidedBy: result.decidedBy, original: hash, current: hash)
+        if survey.clearingFolderExists { try fileSystem.remove(paths.url(paths.clearingFolder)) }
+        survey = try CacheSurvey(paths: paths)
+    }
+
+    /// The records a plan starts from, with what must be backed up and what was found wrong.
+    private struct Records {
+        var state: ApplierState
+        var backups: [String: Data] = [:]
+        var clearFolder = false
+        var rekeyed = false
+        var problems: [ApplyReport.Problem] = []
+    }
+
+    /// The saved records while the key holds (interrupted changes settled by reading the files);
+    /// otherwise new ones: classified anew, carried over, rebuilt from backups, or leftovers.
+    private func records(_ survey: CacheSurvey, manifest: Manifest?, marker: Manifest.Marker?, fromBackupsOnly: Bool) -> Records {
+        let key = key(survey.names)
+        if !fromBackupsOnly, let saved = survey.saved, saved.key == key, saved.files.count == survey.names.count,
+           survey.names.allSatisfy({ saved.files[$0] != nil }) {
+            var state = saved
+            for (name, record) in saved.files where record.pending != nil {
+                if let data = readBounded(survey.paths.folderURL.appendingPathComponent(name), limit: ReadLimits.snapshotBytes) {
+                    state.files[name]?.current = sha256Hex(data)
+                }
+                state.files[name]?.pending = nil
+            }
+            return Records(state: state)
         }
-        return (ApplierState(key: key, bundleID: bundleID, folder: folderPath, backup: backupPath, files: records), originals)
+        let classifier = SnapshotClassifier(decoder: decoder, marker: marker, interfaceStyle: interfaceStyle)
+        let found = survey.rekey(key: key, manifest: manifest, classifier: classifier, fromBackupsOnly: fromBackupsOnly)
+        var records = Records(state: found.state, backups: found.originals, rekeyed: true)
+        for name in found.lostOriginals {
+            records.problems.append(.init(.originalLost, file: name, "holds a replacement whose backed-up original is missing or damaged"))
+        }
+        for name in found.unreadable {
+            records.problems.append(.init(.undecodable, file: name, "cannot be read (larger than \(ReadLimits.snapshotBytes) bytes, or not a regular file); left as it is"))
+        }
+        if !found.leftovers.isEmpty {
+            records.clearFolder = true
+            records.problems.append(.init(.leftoversCleared, "\(found.leftovers.count) file(s) hold another library's leftovers (\(found.leftovers.joined(separator: ", "))), not the OS's render: the folder is cleared so the OS renders clean originals at the next launch, and the campaign applies on the run after"))
+        }
+        return records
+    }
+
+    /// The bundle identifier whose launch folder the container holds, when exactly one does.
+    private func installedBundleID() -> String? {
+        let root = container.appendingPathComponent((osVersion.snapshotFolder(bundleID: "x.y") as NSString).deletingLastPathComponent)
+        let suffix = osVersion.major >= 13 ? " - {DEFAULT GROUP}" : ""
+        let ids = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).compactMap { entry -> String? in
+            guard entry.hasSuffix(suffix), !entry.hasSuffix(".splashgen-editing"), !entry.hasSuffix(".splashgen-clearing") else { return nil }
+            let id = String(entry.dropLast(suffix.count))
+            return ApplierPaths.isBundleIdentifier(id) ? id : nil
+        }
+        return ids.count == 1 ? ids[0] : nil
+    }
+
+    /// Marks a folder as not to be backed up to iCloud or a computer: backups and bundles can be
+    /// made again (reference §9).
+    private static func excludeFromBackup(_ url: URL) {
+        #if canImport(Darwin)
+        var folder = url
+        var values = URLResourceValues()
+        values.isExcludedFromBackup = true
+        try? folder.setResourceValues(values)
+        #endif
     }
 
     /// The first campaign whose schedule covers `now` and whose app-version range holds this version.
@@ -260,10 +299,11 @@ public struct SnapshotApplier: Sendable {
     }
 
     private func report(_ state: ApplierState, campaign: String?, nextChange: Date?, manifest: Manifest?, regenerated: Bool,
-                        noOp: Bool, actions: [String: ApplyReport.Action], notes: [String: String] = [:]) -> ApplyReport {
+                        noOp: Bool, actions: [String: ApplyReport.Action], notes: [String: String],
+                        problems: [ApplyReport.Problem]) -> ApplyReport {
         let snapshots = manifest?.campaigns.flatMap(\.snapshots) ?? []
-        let files = state.files.keys.sorted().map { name -> ApplyReport.File in
-            let record = state.files[name]!
+        let files = state.files.keys.sorted().compactMap { name -> ApplyReport.File? in
+            guard let record = state.files[name] else { return nil }
             let showing = record.current == record.original ? "original"
                 : (manifest?.campaigns.first { $0.snapshots.contains { $0.object == record.current } }?.id ?? state.campaign ?? "replacement")
             return ApplyReport.File(
@@ -273,6 +313,6 @@ public struct SnapshotApplier: Sendable {
                 showing: showing, action: actions[name] ?? (notes[name] != nil ? .leftAlone : .unchanged), note: notes[name])
         }
         return ApplyReport(folder: state.folder, campaign: campaign, nextChange: nextChange, cacheRegenerated: regenerated,
-                           nothingToDo: noOp, files: files)
+                           nothingToDo: noOp, files: files, problems: problems)
     }
 }

@@ -1,14 +1,33 @@
 import Foundation
 
+/// The app's `UIUserInterfaceStyle` (Info.plist): a light-only or dark-only app needs no guess.
+public enum InterfaceStyle: String, Codable, CaseIterable, Sendable {
+    /// Light only: every cached file is light.
+    case light
+    /// Dark only: every cached file is dark.
+    case dark
+    /// Both, following the system (no `UIUserInterfaceStyle`, or `Automatic`).
+    case automatic
+
+    /// The style an Info.plist value names (`Light`, `Dark`, `Automatic`, or none).
+    public init(infoPlistValue: String?) {
+        switch infoPlistValue?.lowercased() {
+        case "light": self = .light
+        case "dark": self = .dark
+        default: self = .automatic
+        }
+    }
+}
+
 /// Tells which variant each cached file is. The OS's table of which file is which lives outside the
-/// container, so it is inferred: orientation from the pixel size, appearance from the marker pixel
-/// at the bottom-right, and, when the marker does not decide, from the light (said in the report).
+/// container, so it is inferred, in the order the field's leader uses (reference §6): the app's
+/// declared interface style; else the marker view, read where the 0.5 pt view lands at the file's
+/// scale and decided only when one colour is clearly nearer; else, as a guess the report names,
+/// the light. Orientation comes from the pixel size, which every container declares in its header.
 struct SnapshotClassifier {
     let decoder: any SnapshotPixelDecoder
     let marker: Manifest.Marker?
-
-    /// How far (largest channel difference) the corner may be from a marker colour and still count.
-    static let markerTolerance = 48
+    let interfaceStyle: InterfaceStyle
 
     struct Result {
         var width: Int
@@ -18,19 +37,25 @@ struct SnapshotClassifier {
         var luma: Double
     }
 
-    /// Classifies files given as (name, bytes); files whose marker does not decide are settled by
-    /// light: of two files with the same size the darker is dark; a lone file is dark below mid-grey.
+    /// Classifies files given as (name, bytes), decoding one at a time.
     func classify(_ files: [(name: String, data: Data)]) -> [String: Result] {
         var results: [String: Result] = [:]
         for file in files {
-            guard let image = try? decoder.decode(file.data) else {
-                let size = try? SnapshotHeader.pixelSize(of: file.data)
+            let size = try? SnapshotHeader.pixelSize(of: file.data)
+            if interfaceStyle != .automatic, let size {
+                let style: Appearance = interfaceStyle == .dark ? .dark : .light
+                results[file.name] = Result(width: size.width, height: size.height, appearance: style, decidedBy: .interfaceStyle, luma: 0)
+                continue
+            }
+            guard let sample = try? decoder.sample(file.data), sample.width > 0, sample.height > 0 else {
                 results[file.name] = Result(width: size?.width ?? 0, height: size?.height ?? 0, appearance: nil, decidedBy: .undecodable, luma: 0)
                 continue
             }
-            results[file.name] = Result(width: image.width, height: image.height, appearance: markerAppearance(image),
-                                        decidedBy: .marker, luma: Self.meanLuma(image))
+            results[file.name] = Result(width: sample.width, height: sample.height,
+                                        appearance: markerAppearance(sample.corner, scale: Self.scale(ofFileNamed: file.name)),
+                                        decidedBy: .marker, luma: sample.luma)
         }
+        // The guess: of two undecided files of one size the darker is dark; a lone one by mid-grey.
         for (name, result) in results where result.appearance == nil && result.decidedBy == .marker {
             let twins = results.filter { $0.key != name && $0.value.width == result.width && $0.value.height == result.height && $0.value.decidedBy != .undecodable }
             let darker: Bool
@@ -39,35 +64,49 @@ struct SnapshotClassifier {
             } else {
                 darker = result.luma < 0.5
             }
-            results[name]!.appearance = darker ? .dark : .light
-            results[name]!.decidedBy = .luminance
+            results[name]?.appearance = darker ? .dark : .light
+            results[name]?.decidedBy = .luminance
         }
         return results
     }
 
-    private func markerAppearance(_ image: RGBAImage) -> Appearance? {
-        guard let marker, let light = RGBAColor(hex: marker.light), let dark = RGBAColor(hex: marker.dark) else { return nil }
-        let corner = image[image.width - 1, image.height - 1]
-        func distance(_ c: RGBAColor) -> Int {
-            max(abs(Int(c.r) - Int(corner.r)), abs(Int(c.g) - Int(corner.g)), abs(Int(c.b) - Int(corner.b)))
-        }
-        let toLight = distance(light), toDark = distance(dark)
-        if toLight <= Self.markerTolerance && toLight < toDark { return .light }
-        if toDark <= Self.markerTolerance && toDark < toLight { return .dark }
-        return nil
+    /// The scale in an OS file name (`…@3x.ktx` → 3); 1 when it names none.
+    static func scale(ofFileNamed name: String) -> Int {
+        guard let at = name.lastIndex(of: "@") else { return 1 }
+        let digits = name[name.index(after: at)...].prefix { $0.isNumber }
+        return Int(digits).map { min(max($0, 1), 4) } ?? 1
     }
 
-    /// Mean Rec. 709 luma of the sRGB values, on a sparse grid (enough to tell light from dark).
-    static func meanLuma(_ image: RGBAImage) -> Double {
-        var sum = 0.0, count = 0
-        let step = max(1, min(image.width, image.height) / 64)
-        for y in stride(from: 0, to: image.height, by: step) {
-            for x in stride(from: 0, to: image.width, by: step) {
-                let c = image[x, y]
-                sum += (0.2126 * Double(c.r) + 0.7152 * Double(c.g) + 0.0722 * Double(c.b)) / 255
-                count += 1
+    /// The appearance whose marker colour explains the bottom-right `corner` clearly better than the
+    /// other's, or nil. The 0.5×0.5 pt view covers the last `0.5 × scale` pixels of the bottom rows
+    /// and right columns: each pixel is predicted as the marker colour blended by its coverage with
+    /// the colour just outside the view; a colour decides when its largest error is within an eighth
+    /// of the distance between the two marker colours and the other's is at least half that distance.
+    func markerAppearance(_ image: RGBAImage, scale: Int) -> Appearance? {
+        // `image` is the bottom-right corner of the snapshot (or the whole of it): indices count from its end.
+        guard let marker, let light = RGBAColor(hex: marker.light), let dark = RGBAColor(hex: marker.dark) else { return nil }
+        let side = 0.5 * Double(scale)
+        let span = Int(side.rounded(.up))
+        guard image.width > span, image.height > span else { return nil }
+        let under = image[image.width - span - 1, image.height - 1]
+        func error(_ colour: RGBAColor) -> Double {
+            var worst = 0.0
+            for dy in 0..<span {
+                for dx in 0..<span {
+                    let coverage = min(1, side - Double(dx)) * min(1, side - Double(dy))
+                    let seen = image[image.width - 1 - dx, image.height - 1 - dy]
+                    for (c, u, s) in [(colour.r, under.r, seen.r), (colour.g, under.g, seen.g), (colour.b, under.b, seen.b)] {
+                        let predicted = Double(c) * coverage + Double(u) * (1 - coverage)
+                        worst = max(worst, abs(predicted - Double(s)))
+                    }
+                }
             }
+            return worst
         }
-        return count == 0 ? 0 : sum / Double(count)
+        let distance = Double(max(abs(Int(light.r) - Int(dark.r)), abs(Int(light.g) - Int(dark.g)), abs(Int(light.b) - Int(dark.b))))
+        let toLight = error(light), toDark = error(dark)
+        if toLight <= distance / 8, toDark >= distance / 2 { return .light }
+        if toDark <= distance / 8, toLight >= distance / 2 { return .dark }
+        return nil
     }
 }

@@ -1,4 +1,4 @@
-import SplashApplier
+import SplashFormat
 import Foundation
 
 /// The PNG files a campaign uses, read once: their bytes' SHA-256 (which keys the build cache),

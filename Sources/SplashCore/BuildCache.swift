@@ -1,4 +1,4 @@
-import SplashApplier
+import SplashFormat
 import Foundation
 
 /// Earlier build results, keyed by ``RenderRecipe/key``: `keys/<recipe key>` names an object and

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 import ZIPFoundation
 
 /// Bundles as ZIP archives (ZIPFoundation): written deterministically (the same bundle gives the

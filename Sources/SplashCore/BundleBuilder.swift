@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// splashgen's version, written into every manifest and render key.
 public enum SplashgenVersion {

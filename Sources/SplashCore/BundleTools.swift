@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// What happens to a finished bundle: sign it, slice it for one screen, pack it, unpack it, verify it.
 public enum BundleTools {
@@ -94,13 +94,13 @@ public struct BundleFiles {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw BundleProblem.missingManifest }
         if isDirectory.boolValue {
-            guard let manifest = try? Data(contentsOf: url.appendingPathComponent("manifest.json")) else { throw BundleProblem.missingManifest }
+            guard let manifest = readBounded(url.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else { throw BundleProblem.missingManifest }
             let objects = url.appendingPathComponent("objects")
             isArchive = false
             self.manifest = manifest
             signature = try? String(contentsOf: url.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
             objectNames = (try? FileManager.default.contentsOfDirectory(atPath: objects.path)) ?? []
-            load = { name in isObjectName(name) ? try? Data(contentsOf: objects.appendingPathComponent(name)) : nil }
+            load = { name in isObjectName(name) ? readBounded(objects.appendingPathComponent(name), limit: ReadLimits.snapshotBytes) : nil }
         } else {
             let contents = try BundleArchive.read(url)
             isArchive = true

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// Writes a bundle into a staging folder beside its destination and moves it into place only when
 /// complete, so a failed build leaves the previous `Output/<name>/` exactly as it was.

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// A campaign as its YAML file describes it, after validation. Pure data.
 public struct Campaign: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 import Yams
 
 /// Reads a campaign YAML file into a validated ``Campaign``. Decoding and validation report every

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// One picture of a whole bundle for a designer: every screen × orientation × appearance, decoded
 /// from the real objects (ASTC artefacts included), drawn at one common scale so tiles are
@@ -8,6 +8,8 @@ public enum ContactSheet {
     /// Sheet pixels per snapshot pixel.
     public static let scale = 0.1
     static let margin = 32, gap = 20, maxWidth = 2600
+    /// The largest sheet drawn (a whole-catalogue season is about 12 Mpx).
+    static let maxSheetPixels = 200_000_000
     static let background = RGBAColor(r: 0x8C, g: 0x8C, b: 0x8C)
     static let ink = RGBAColor(r: 0x12, g: 0x12, b: 0x12)
 
@@ -40,7 +42,7 @@ public enum ContactSheet {
             for snapshot in snapshots {
                 let w = Int((Double(snapshot.pixels.width) * scale).rounded()), h = Int((Double(snapshot.pixels.height) * scale).rounded())
                 let label = labels(snapshot)
-                let cell = max(w, label.map { font.width($0, pixelHeight: 15) }.max()!)
+                let cell = max(w, label.map { font.width($0, pixelHeight: 15) }.max() ?? 0)
                 if x > margin && (x + cell > maxWidth - margin || snapshot.orientation != orientation) {
                     x = margin
                     y += rowHeight + gap
@@ -55,11 +57,16 @@ public enum ContactSheet {
             }
             y += rowHeight + gap * 2
         }
-        var sheet = RGBAImage(width: width, height: y + margin - gap, fill: background)
+        // Sized only from verified objects: every tile's object checked before a sheet pixel is allocated.
         for tile in placed {
-            let data = files.object(tile.snapshot.object)
-            if let problem = SnapshotBundle.check(tile.snapshot, data: data) { throw problem }
-            let image = try SnapshotDecoder().decode(data!)
+            if let problem = SnapshotBundle.check(tile.snapshot, data: files.object(tile.snapshot.object)) { throw problem }
+        }
+        let height = y + margin - gap
+        guard width * height <= maxSheetPixels else { throw ContactSheetError.tooLarge(width: width, height: height, limit: maxSheetPixels) }
+        var sheet = RGBAImage(width: width, height: height, fill: background)
+        for tile in placed {
+            guard let data = files.object(tile.snapshot.object) else { throw BundleProblem.missingObject(tile.snapshot.object) }
+            let image = try SnapshotDecoder().decode(data)
             SnapshotRenderer.blend(Resampler.resize(image, width: tile.width, height: tile.height), over: &sheet, atX: tile.x, y: tile.y)
         }
         for (text, size, x, y) in texts { font.draw(text, pixelHeight: size, color: ink, x: x, y: y, on: &sheet) }
@@ -73,3 +80,14 @@ public enum ContactSheet {
     }
 }
 
+/// Why a contact sheet was not drawn.
+public enum ContactSheetError: Error, Equatable, CustomStringConvertible {
+    /// The manifest's snapshots would make a sheet beyond the limit.
+    case tooLarge(width: Int, height: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let w, let h, let limit): return "the contact sheet would be \(w)x\(h) pixels, more than \(limit); preview a slice of the bundle instead"
+        }
+    }
+}

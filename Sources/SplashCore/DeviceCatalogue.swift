@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// The devices splashgen renders for: full-screen sizes in points × scale, and approximate safe
 /// areas. Shipped as data (`Resources/devices.json`); a campaign can add or override entries.

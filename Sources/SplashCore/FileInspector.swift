@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// Describes a snapshot file's container without decoding pixels: for `splashgen inspect`.
 public enum FileInspector {

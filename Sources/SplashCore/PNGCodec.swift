@@ -1,6 +1,6 @@
 import CPNG
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// PNG in and out through libpng's simplified `png_image_*` API (the low-level API longjmps on
 /// error, which Swift cannot survive). Every PNG kind decodes to 8-bit sRGB RGBA.

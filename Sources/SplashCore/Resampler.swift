@@ -1,4 +1,4 @@
-import SplashApplier
+import SplashFormat
 import CStb
 
 /// Resizes art with stb_image_resize: Mitchell when shrinking, Catmull-Rom when enlarging,

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// Reads the pixels of a snapshot file whatever it holds: KTX 1.1 or ATX with ASTC 4×4, plain or
 /// LZFSE-compressed (through splashgen's LZFSE and astcenc's decompressor), or PNG (through
@@ -28,6 +28,54 @@ public struct SnapshotDecoder: SnapshotPixelDecoder {
         case nil:
             throw SnapshotDecodeError.unrecognised
         }
+    }
+}
+
+extension SnapshotDecoder {
+    /// What the classifier reads. For KTX and ATX only the blocks it needs go through astcenc: the
+    /// last two block rows and columns (the corner where the marker view lands) and a grid of at
+    /// most 32×32 blocks for the light. ASTC blocks decode independently, so the chosen blocks are
+    /// laid side by side as a small image of their own. PNG is decoded whole.
+    public func sample(_ data: Data) throws -> SnapshotSample {
+        guard let content = SnapshotContent(sniffing: data), content == .ktx || content == .atx else {
+            return SnapshotSample(image: try decode(data))
+        }
+        let header = try SnapshotHeader.pixelSize(of: data)
+        guard header.width * header.height <= maxPixels else { throw ImageError.tooLarge(width: header.width, height: header.height, limit: maxPixels) }
+        let (width, height, blocks) = try SnapshotHeader.astcBlocks(of: data)
+        let across = (width + 3) / 4, down = (height + 3) / 4
+        let codec = try ASTCCodec(decodeOnly: ())
+        func gather(_ columns: [Int], _ rows: [Int]) -> Data {
+            var out = Data(capacity: columns.count * rows.count * 16)
+            blocks.withUnsafeBytes { raw in
+                for row in rows {
+                    for column in columns {
+                        let start = (row * across + column) * 16
+                        out.append(contentsOf: raw[start..<start + 16])
+                    }
+                }
+            }
+            return out
+        }
+        let cornerColumns = Array(max(0, across - 2)..<across), cornerRows = Array(max(0, down - 2)..<down)
+        let decodedCorner = try codec.decompress(gather(cornerColumns, cornerRows), width: cornerColumns.count * 4, height: cornerRows.count * 4)
+        // The last block row and column may reach past the image: keep the real pixels only.
+        let cornerWidth = width - cornerColumns[0] * 4, cornerHeight = height - cornerRows[0] * 4
+        var corner = [UInt8]()
+        corner.reserveCapacity(cornerWidth * cornerHeight * 4)
+        for y in 0..<cornerHeight {
+            let start = y * decodedCorner.width * 4
+            corner.append(contentsOf: decodedCorner.pixels[start..<start + cornerWidth * 4])
+        }
+        let gridAcross = min(across, 32), gridDown = min(down, 32)
+        let grid = try codec.decompress(gather((0..<gridAcross).map { $0 * across / gridAcross }, (0..<gridDown).map { $0 * down / gridDown }),
+                                        width: gridAcross * 4, height: gridDown * 4)
+        var sum = 0.0
+        for i in stride(from: 0, to: grid.pixels.count, by: 4) {
+            sum += (0.2126 * Double(grid.pixels[i]) + 0.7152 * Double(grid.pixels[i + 1]) + 0.0722 * Double(grid.pixels[i + 2])) / 255
+        }
+        return SnapshotSample(width: width, height: height, corner: RGBAImage(width: cornerWidth, height: cornerHeight, pixels: corner),
+                              luma: sum / Double(max(1, grid.pixels.count / 4)))
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// Turns rendered pixels into the bytes of a snapshot object: KTX 1.1 with ASTC 4×4 (what the OS
 /// writes) or PNG (what run-time libraries write). Holds one astcenc context: use from one thread.

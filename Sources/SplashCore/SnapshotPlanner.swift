@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// Everything that decides a snapshot object's bytes. Two snapshots with equal recipes share one
 /// object, and the recipe's hash keys the build cache.

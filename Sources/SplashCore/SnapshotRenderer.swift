@@ -1,4 +1,4 @@
-import SplashApplier
+import SplashFormat
 import Foundation
 
 /// Draws a ``RenderRecipe``: background, resampled art (cropped to the canvas), grey, marker.

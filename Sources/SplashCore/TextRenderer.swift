@@ -1,6 +1,6 @@
 import CStb
 import Foundation
-import SplashApplier
+import SplashFormat
 
 /// Draws text with a TrueType font through stb_truetype: for the preview's labels.
 public final class TextRenderer {

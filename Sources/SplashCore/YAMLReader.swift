@@ -1,4 +1,4 @@
-import SplashApplier
+import SplashFormat
 import Foundation
 import Yams
 

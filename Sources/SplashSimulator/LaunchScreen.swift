@@ -13,7 +13,7 @@ struct LaunchScreen {
     let variants: [SpringBoardModel.Variant]
     private let storyboard: StoryboardRenderer
 
-    init(campaignAt url: URL, device name: String, ios: OSVersion) throws {
+    init(campaignAt url: URL, device name: String, ios: OSVersion, interfaceStyle: InterfaceStyle = .automatic) throws {
         let catalogue = try DeviceCatalogue.bundled()
         guard let device = catalogue.device(named: name) else { throw SimulatorError.unknownDevice(name) }
         let campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: url, displayPath: url.lastPathComponent)
@@ -22,7 +22,12 @@ struct LaunchScreen {
         self.campaign = campaign
         self.device = device
         format = CacheFormat(ios: ios)
-        let appearances: [Appearance] = ios.major >= 13 ? campaign.renderedAppearances : [.light]
+        let appearances: [Appearance]
+        switch (ios.major >= 13, interfaceStyle) {
+        case (false, _), (true, .light): appearances = [.light]
+        case (true, .dark): appearances = [.dark]
+        case (true, .automatic): appearances = campaign.renderedAppearances
+        }
         variants = campaign.orientations.flatMap { orientation in
             appearances.map { SpringBoardModel.Variant(orientation: orientation, appearance: $0) }
         }
@@ -32,7 +37,7 @@ struct LaunchScreen {
     /// The variant the OS shows now: the current orientation and style, as far as the app supports them.
     func variant(for model: SpringBoardModel) -> SpringBoardModel.Variant {
         let orientation = variants.contains { $0.orientation == model.orientation } ? model.orientation : .portrait
-        let appearance = variants.contains { $0.appearance == model.appearance } ? model.appearance : .light
+        let appearance = variants.contains { $0.appearance == model.appearance } ? model.appearance : (variants.first?.appearance ?? .light)
         return SpringBoardModel.Variant(orientation: orientation, appearance: appearance)
     }
 

@@ -42,7 +42,8 @@ public struct SandboxSimulator {
     }
 
     private func launchScreen(_ model: SpringBoardModel) throws -> LaunchScreen {
-        try LaunchScreen(campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model))
+        try LaunchScreen(campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model),
+                         interfaceStyle: model.interfaceStyle ?? .automatic)
     }
 
     /// Installs the app afresh (an empty container), rendering and caching its launch screen.
@@ -50,10 +51,10 @@ public struct SandboxSimulator {
     /// render another library (LLDynamicLaunchScreen and the like) left behind as PNG bytes in the
     /// cache's `.ktx` names. A folder that holds anything but a sandbox this simulator made is refused.
     public func install(launchScreen: URL, version: String, build: String, device: String, ios: String, zoomed: Bool = false,
-                        blackRender: Bool = false, leftovers: URL? = nil) throws -> SpringBoardModel {
+                        blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic) throws -> SpringBoardModel {
         guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
         let device = zoomed ? try Self.zoomedDevice(of: device) : device
-        let storyboard = try LaunchScreen(campaignAt: launchScreen, device: device, ios: os)
+        let storyboard = try LaunchScreen(campaignAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle)
         let fm = FileManager.default
         if let entries = try? fm.contentsOfDirectory(atPath: root.path), !entries.isEmpty {
             guard fm.fileExists(atPath: modelURL.path) else { throw SimulatorError.notASandbox(root.path) }
@@ -64,7 +65,8 @@ public struct SandboxSimulator {
         try fm.createDirectory(at: container.appendingPathComponent("Documents"), withIntermediateDirectories: true)
         var model = SpringBoardModel(bundleID: storyboard.campaign.app.bundleID, version: version, build: build,
                                      launchScreen: launchScreen.standardizedFileURL.path, device: device, ios: ios,
-                                     appearance: .light, orientation: .portrait, blackRender: blackRender, variants: [:], launches: 0)
+                                     appearance: .light, orientation: .portrait, blackRender: blackRender,
+                                     interfaceStyle: interfaceStyle == .automatic ? nil : interfaceStyle, variants: [:], launches: 0)
         try render(&model, storyboard: storyboard, only: nil)
         if let leftovers { try leaveLeftovers(of: leftovers, model: model) }
         try model.save(modelURL)
@@ -167,8 +169,10 @@ public struct SandboxSimulator {
         var report: ApplyReport?
         var refused: [String] = []
         if runApp, let bundle {
-            let applier = SnapshotApplier(container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+            var applier = SnapshotApplier(container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
                                           osVersion: try os(model), decoder: SnapshotDecoder(), clock: { now })
+            applier.interfaceStyle = model.interfaceStyle ?? .automatic
+            applier.appBundleID = model.bundleID
             if try os(model).major < 13 {
                 let guardWrites = try InPlaceWriteGuard(folder: folder)
                 let outcome = Result { try applier.apply() }

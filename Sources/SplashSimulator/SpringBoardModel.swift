@@ -22,6 +22,8 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
     public var orientation: Orientation
     /// Whether the OS's renders show image views as solid black (the known bug).
     public var blackRender: Bool
+    /// The app's `UIUserInterfaceStyle`: a light-only or dark-only app gets only that style's snapshots.
+    public var interfaceStyle: InterfaceStyle? = nil
     /// Which cached file is which variant: the table the app cannot read.
     public var variants: [String: Variant]
     /// Launches so far.

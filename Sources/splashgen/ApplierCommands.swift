@@ -26,6 +26,12 @@ struct ApplierOptions: ParsableArguments {
     @Option(help: "A public key file (from keygen): refuse bundles it did not sign.")
     var key: String?
 
+    @Option(help: "The app's UIUserInterfaceStyle: light or dark for a one-style app (no guessing), auto for both.")
+    var interfaceStyle: InterfaceStyleArgument = .auto
+
+    @Option(help: "The app's bundle identifier (default: the one whose launch folder the container holds); a bundle for another app is refused.")
+    var bundleId: String?
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -42,25 +48,53 @@ struct ApplierOptions: ParsableArguments {
                                       appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(),
                                       clock: { date })
         applier.trustedKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) }
+        applier.interfaceStyle = interfaceStyle.style
+        applier.appBundleID = bundleId
         return applier
     }
 
-    /// Runs one applier call and prints its report.
+    /// Runs one applier call, prints its report and exits with the code the README documents:
+    /// 0 when the cache holds what it should, 3 when a problem left part of it undone.
     func run(_ body: (SnapshotApplier) throws(ApplierError) -> ApplyReport) throws {
-        do {
-            let report = try body(try applier())
-            print(json ? ReportText.json(report) : ReportText.text(report))
-        } catch {
+        let report: ApplyReport
+        do { report = try body(try applier()) } catch {
             throw Console.fail(error)
         }
+        print(json ? ReportText.json(report) : ReportText.text(report))
+        if !report.complete { throw ExitCode(3) }
     }
+}
+
+/// `--interface-style`.
+enum InterfaceStyleArgument: String, ExpressibleByArgument, CaseIterable {
+    case light, dark, auto
+
+    var style: InterfaceStyle {
+        switch self {
+        case .light: return .light
+        case .dark: return .dark
+        case .auto: return .automatic
+        }
+    }
+}
+
+/// The exit codes of `apply`, `restore` and `status`.
+enum ApplierExitCodes {
+    static let discussion = """
+        Exit codes: 0 the cache holds what it should (the campaign in force on every cached file, or the \
+        originals); 1 refused or failed with a named error, and nothing was left half-done; 3 done as far \
+        as it could go, with problems listed (a file that cannot be decoded or told apart, a screen size the \
+        bundle lacks, leftovers cleared for the OS to render anew, an original that cannot come back); \
+        64 bad arguments.
+        """
 }
 
 /// `splashgen apply`.
 struct ApplyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
-        abstract: "Swap a container's cached launch snapshots for the campaign in force (or put the originals back).")
+        abstract: "Swap a container's cached launch snapshots for the campaign in force (or put the originals back).",
+        discussion: ApplierExitCodes.discussion)
 
     @OptionGroup var options: ApplierOptions
 
@@ -75,18 +109,23 @@ struct ApplyCommand: ParsableCommand {
 struct RestoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        abstract: "Put every original launch snapshot back, byte for byte.")
+        abstract: "Put every original launch snapshot back, byte for byte.",
+        discussion: ApplierExitCodes.discussion)
 
     @OptionGroup var options: ApplierOptions
 
-    func run() throws { try options.run { applier throws(ApplierError) in try applier.restore() } }
+    @Flag(help: "Ignore the state file and rebuild the records from the cache and the backups (for a damaged or lost state).")
+    var fromBackups = false
+
+    func run() throws { try options.run { applier throws(ApplierError) in try applier.restore(fromBackups: fromBackups) } }
 }
 
 /// `splashgen status`.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show each cached launch snapshot, how its variant was told, and what apply would do.")
+        abstract: "Show each cached launch snapshot, how its variant was told, and what apply would do.",
+        discussion: ApplierExitCodes.discussion)
 
     @OptionGroup var options: ApplierOptions
 
@@ -100,11 +139,14 @@ enum ReportText {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         encoder.keyEncodingStrategy = .convertToSnakeCase  // like manifest.json
-        return String(decoding: try! encoder.encode(report), as: UTF8.self)
+        return String(decoding: (try? encoder.encode(report)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     static func text(_ report: ApplyReport) -> String {
-        guard let folder = report.folder else { return "no launch snapshots cached yet (the app has not been launched since install)" }
+        guard let folder = report.folder else {
+            return (["no launch snapshots cached yet (the app has not been launched since install)"]
+                + report.problems.map { "problem \($0.code.rawValue): \($0)" }).joined(separator: "\n")
+        }
         var lines = ["folder     \(folder)"]
         lines.append("campaign   \(report.campaign ?? "none (the app's own launch screen)")")
         lines.append("next run   \(report.nextChange.map { $0.formatted(.iso8601) } ?? "no schedule change ahead")")
@@ -113,6 +155,9 @@ enum ReportText {
         for file in report.files {
             let variant = "\(file.width)x\(file.height) \(file.orientation.rawValue) \(file.appearance?.rawValue ?? "unknown") (by \(file.decidedBy.rawValue))"
             lines.append("  \(file.name)  \(variant)  \(file.action.rawValue), showing \(file.showing)\(file.note.map { ": " + $0 } ?? "")")
+        }
+        for problem in report.problems {
+            lines.append("problem \(problem.code.rawValue): \(problem)")
         }
         return lines.joined(separator: "\n")
     }

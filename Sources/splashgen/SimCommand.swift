@@ -40,11 +40,13 @@ struct SimCommand: ParsableCommand {
         @Flag(help: "Reproduce the black launch screen: image views render solid black.") var blackRender = false
         @Option(help: "Leave another library's leftovers: the cache holds PNG renders of this campaign file in its .ktx names.")
         var leftovers: String?
+        @Option(help: "The app's UIUserInterfaceStyle: light or dark (the OS renders only that style; the app's applier is told), or auto.")
+        var interfaceStyle: InterfaceStyleArgument = .auto
 
         func run() throws {
             try sandbox.run { try $0.install(launchScreen: URL(fileURLWithPath: launchScreen), version: version, build: build,
                                              device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
-                                             leftovers: leftovers.map { URL(fileURLWithPath: $0) }) }
+                                             leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style) }
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 import Testing
 @testable import SplashCore
 

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 @testable import SplashCore
 
 /// The example campaigns built once for all tests that read their output (builds take seconds).

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+import SplashFormat
 @testable import SplashCore
 
 /// Fixture files shipped with the tests.

@@ -119,13 +119,13 @@ import Testing
         let originals = try sim.cachedFiles()
         let first = try sim.launch(bundle: bundle, now: opening)
         #expect(first.appReport?.folder == "Library/Caches/Snapshots/com.example.shop")
-        if !first.refusedWrites.isEmpty {
-            #expect(try sim.cachedFiles() == originals, "the OS model undid the refused writes")
-        }
-        withKnownIssue("the applier writes the iOS 12 folder in place; it must move the folder out, edit it and move it back (issue 8, item 6)") { () throws in
-            #expect(first.refusedWrites.isEmpty)
-            #expect(try sim.launch(bundle: bundle, now: during).contentHash == (try object(in: bundle, portraitLight, pixels: Manifest.Size(width: 750, height: 1334))))
-        }
+        #expect(first.refusedWrites.isEmpty, "the applier moves the folder out, edits it and moves it back")
+        let campaign = try object(in: bundle, portraitLight, pixels: Manifest.Size(width: 750, height: 1334))
+        #expect(try sim.launch(bundle: bundle, now: during).contentHash == campaign)
+        let ended = try sim.launch(bundle: bundle, now: after)
+        #expect(ended.refusedWrites.isEmpty)
+        #expect(try sim.cachedFiles() == originals)
+        #expect(try sim.model().variants.values.allSatisfy { $0.appearance == .light }, "no dark mode before iOS 13")
     }
 
     @Test func onIOS15TheAppleCompressedKTXCacheIsSwappedAndRestored() throws {
@@ -161,12 +161,17 @@ import Testing
         let bundle = try Bundles.mourning.get()
         let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.campaign("double11.yaml")))
         let day = date("2026-12-04T08:00:00+08:00")
-        for minute in 0..<3 { _ = try sim.launch(bundle: bundle, now: day.addingTimeInterval(Double(minute) * 60)) }
+        let first = try sim.launch(bundle: bundle, now: day)
+        #expect(first.appReport?.problems.map(\.code) == [.leftoversCleared], "leftovers are reported, not backed up as originals")
+        #expect(first.appReport?.complete == false)
+        let second = try sim.launch(bundle: bundle, now: day.addingTimeInterval(60))
+        #expect(second.regenerated != nil, "the OS renders clean originals after the folder was cleared")
+        #expect(second.appReport?.cacheRegenerated == true && second.appReport?.complete == true)
+        let grey = try sim.launch(bundle: bundle, now: day.addingTimeInterval(120))
+        #expect(colouredPixels(grey.image) == 0)
         let over = date("2026-12-05T08:00:00+08:00")
-        for minute in 0..<3 { _ = try sim.launch(bundle: bundle, now: over.addingTimeInterval(Double(minute) * 60)) }
-        withKnownIssue("the applier backs another library's PNG leftovers up as originals and brings the old campaign back (issue 8, item 5)") { () throws in
-            #expect(try sim.cachedFiles().values.allSatisfy { SnapshotContent(sniffing: $0) == .atx }, "the OS's own renders, not the old PNGs")
-        }
+        for minute in 0..<2 { _ = try sim.launch(bundle: bundle, now: over.addingTimeInterval(Double(minute) * 60)) }
+        #expect(try sim.cachedFiles().values.allSatisfy { SnapshotContent(sniffing: $0) == .atx }, "the OS's own renders, not the old PNGs")
     }
 
     @Test func aLanguageChangeOrAPurgeIsCarriedOverToo() throws {

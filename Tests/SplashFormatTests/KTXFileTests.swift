@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SplashApplier
+@testable import SplashFormat
 
 @Suite struct KTXFileTests {
     @Test func theHeaderIsLaidOutAsTheKTX11SpecificationSays() throws {

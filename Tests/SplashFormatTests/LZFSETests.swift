@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SplashApplier
+@testable import SplashFormat
 
 // Expectations come from Apple's reference implementation: the fixtures in
 // Fixtures/lzfse were written by make-fixtures.py with pyliblzfse, and the

@@ -207,9 +207,37 @@ extension Manifest {
         guard probe.schema <= currentSchema else {
             throw .newerSchema(found: probe.schema, supported: currentSchema)
         }
-        do { return try decoder.decode(Manifest.self, from: data) } catch {
+        let manifest: Manifest
+        do { manifest = try decoder.decode(Manifest.self, from: data) } catch {
             throw .malformed(Self.explain(error))
         }
+        if let problem = manifest.rangeProblem { throw .malformed(problem) }
+        return manifest
+    }
+
+    /// What puts a decoded manifest outside what any real bundle holds, if anything: the app id is
+    /// not a bundle identifier (it names a folder), or a number is beyond every screen (so nothing
+    /// computed from it can overflow or allocate without bound).
+    var rangeProblem: String? {
+        let parts = app.bundleID.split(separator: ".", omittingEmptySubsequences: false)
+        guard app.bundleID.utf8.count <= 255, parts.count >= 2,
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }) else {
+            return "app.bundle_id \"\(app.bundleID)\" is not a bundle identifier"
+        }
+        let side = 1...Int(KTXFile.maxDimension)
+        for (c, campaign) in campaigns.enumerated() {
+            guard (1...16).contains(campaign.marker.size) else { return "campaigns[\(c)].marker.size \(campaign.marker.size) is out of range 1...16" }
+            for (s, snapshot) in campaign.snapshots.enumerated() {
+                let at = "campaigns[\(c)].snapshots[\(s)]"
+                guard (1...ReadLimits.snapshotBytes).contains(snapshot.bytes) else { return "\(at).bytes \(snapshot.bytes) is out of range 1...\(ReadLimits.snapshotBytes)" }
+                guard (1...4).contains(snapshot.scale) else { return "\(at).scale \(snapshot.scale) is out of range 1...4" }
+                guard side.contains(snapshot.pixels.width), side.contains(snapshot.pixels.height),
+                      side.contains(snapshot.points.width), side.contains(snapshot.points.height) else {
+                    return "\(at): a size beyond \(KTXFile.maxDimension) pixels on a side"
+                }
+            }
+        }
+        return nil
     }
 
     /// The manifest as canonical JSON: sorted keys, UTC dates, a final newline.
@@ -217,8 +245,8 @@ extension Manifest {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        // Encoding plain value types cannot fail.
-        var data = try! encoder.encode(self)
+        // Encoding plain value types cannot fail; an empty result would be refused by every reader.
+        var data = (try? encoder.encode(self)) ?? Data()
         data.append(0x0A)
         return data
     }

@@ -15,9 +15,10 @@ public struct OSVersion: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses `17`, `17.4` or `17.4.1`.
     public init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-        guard (1...3).contains(parts.count), let major = parts[0], parts.allSatisfy({ $0 != nil }) else { return nil }
-        self.init(major: major, minor: parts.count > 1 ? parts[1]! : 0)
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).compactMap { Int($0) }
+        guard (1...3).contains(parts.count), parts.count == text.split(separator: ".", omittingEmptySubsequences: false).count,
+              parts.allSatisfy({ (0...999).contains($0) }) else { return nil }
+        self.init(major: parts[0], minor: parts.count > 1 ? parts[1] : 0)
     }
 
     public var description: String { "\(major).\(minor)" }

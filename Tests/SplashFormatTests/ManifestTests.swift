@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SplashApplier
+@testable import SplashFormat
 
 @Suite struct ManifestTests {
     static let sample = Manifest(

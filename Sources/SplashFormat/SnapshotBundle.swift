@@ -11,37 +11,38 @@ public struct SnapshotBundle: Sendable {
     public let manifestData: Data
 
     /// Reads and checks the manifest; with `trustedKey`, also its signature.
-    public init(root: URL, trustedKey: Data? = nil) throws(ApplierError) {
+    public init(root: URL, trustedKey: Data? = nil) throws(BundleProblem) {
         self.root = root
-        guard let data = try? Data(contentsOf: root.appendingPathComponent("manifest.json")) else {
-            throw .badBundle(.missingManifest)
+        guard let data = readBounded(root.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else {
+            throw .missingManifest
         }
         manifestData = data
         if let trustedKey {
             let signature = try? String(contentsOf: root.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
-            if let problem = BundleSignature.verify(data, signature: signature, publicKey: trustedKey) { throw .badBundle(problem) }
+            if let problem = BundleSignature.verify(data, signature: signature, publicKey: trustedKey) { throw problem }
         }
         do { manifest = try Manifest.decode(from: data) } catch {
             switch error {
-            case .newerSchema(let found, let supported): throw .badBundle(.newerSchema(found: found, supported: supported))
-            case .malformed(let detail): throw .badBundle(.malformedManifest(detail))
+            case .newerSchema(let found, let supported): throw .newerSchema(found: found, supported: supported)
+            case .malformed(let detail): throw .malformedManifest(detail)
             }
         }
     }
 
-    /// Size and modification time of `manifest.json`: a cheap way to notice a new bundle.
-    static func stamp(_ root: URL) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("manifest.json").path),
-              let size = attributes[.size] as? NSNumber, let date = attributes[.modificationDate] as? Date else { return nil }
-        return "\(size.intValue)@\(date.timeIntervalSince1970)"
-    }
-
     /// The object's bytes after every check (``check(_:data:width:height:)``), for a file of
     /// `width`×`height` (by default the manifest's pixel size for the snapshot).
-    public func verifiedObject(_ snapshot: Manifest.Snapshot, width: Int? = nil, height: Int? = nil) throws(ApplierError) -> Data {
-        let data = isObjectName(snapshot.object) ? try? Data(contentsOf: root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)) : nil
-        if let problem = Self.check(snapshot, data: data, width: width, height: height) { throw .badBundle(problem) }
-        return data!
+    public func verifiedObject(_ snapshot: Manifest.Snapshot, width: Int? = nil, height: Int? = nil) throws(BundleProblem) -> Data {
+        guard isObjectName(snapshot.object) else { throw .notAnObjectName(snapshot.object) }
+        // Read no more than the manifest declares (range-checked when it was decoded).
+        let url = root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
+        guard let data = readBounded(url, limit: snapshot.bytes) else {
+            if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int {
+                throw .sizeMismatch(object: snapshot.object, expected: snapshot.bytes, found: size)
+            }
+            throw .missingObject(snapshot.object)
+        }
+        if let problem = Self.check(snapshot, data: data, width: width, height: height) { throw problem }
+        return data
     }
 
     /// What is wrong with an object, if anything: its name is not a hash, it is missing, it has not the

@@ -9,8 +9,9 @@ public struct RGBAImage: Equatable, Sendable {
     /// `width * height * 4` bytes.
     public var pixels: [UInt8]
 
-    /// Makes an image filled with one colour.
+    /// Makes an image filled with one colour (a negative size is taken as zero).
     public init(width: Int, height: Int, fill: RGBAColor = RGBAColor(r: 0, g: 0, b: 0, a: 0)) {
+        let width = max(0, width), height = max(0, height)
         self.width = width
         self.height = height
         var row = [UInt8]()
@@ -22,12 +23,20 @@ public struct RGBAImage: Equatable, Sendable {
         self.pixels = pixels
     }
 
-    /// Wraps existing pixel bytes; `pixels.count` must be `width * height * 4`.
+    /// Wraps existing pixel bytes, `width * height * 4` of them. A buffer of another length (a
+    /// decoder's mistake) is cut or padded with transparent black rather than trusted or trapped on.
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(pixels.count == width * height * 4, "pixel buffer does not match \(width)x\(height)")
-        self.width = width
-        self.height = height
-        self.pixels = pixels
+        let width = max(0, width), height = max(0, height)
+        let (area, overflow) = width.multipliedReportingOverflow(by: height)
+        let (count, overflow4) = area.multipliedReportingOverflow(by: 4)
+        self.width = overflow || overflow4 ? 0 : width
+        self.height = overflow || overflow4 ? 0 : height
+        let expected = overflow || overflow4 ? 0 : count
+        if pixels.count == expected {
+            self.pixels = pixels
+        } else {
+            self.pixels = Array(pixels.prefix(expected)) + [UInt8](repeating: 0, count: max(0, expected - pixels.count))
+        }
     }
 
     /// The colour at column `x`, row `y`.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SplashApplier
+@testable import SplashFormat
 
 /// ATX and Apple-compressed KTX, laid out by hand from the reference facts (§3), and every way a
 /// hostile header can lie. The decoder's payload oracle (reference-made files) is in SplashCoreTests.

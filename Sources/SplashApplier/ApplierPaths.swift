@@ -1,0 +1,77 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every path the applier touches, derived from the container and checked to stay inside it: the
+/// launch folder for the app and iOS version, the support folder with the state and the backups.
+/// Nothing here comes from a file the applier reads without being validated first.
+struct ApplierPaths: Sendable {
+    /// The app's data container.
+    let container: URL
+    /// The app's bundle identifier (validated).
+    let bundleID: String
+    /// The launch snapshot folder, relative to the container.
+    let folder: String
+    /// `Library/Application Support/splashgen`, relative to the container.
+    static let support = "Library/Application Support/splashgen"
+    /// Backups live in one folder per state key below this.
+    static let backups = support + "/backups"
+
+    /// Paths for `bundleID` on `os`; refuses an identifier that is not a bundle identifier.
+    init(container: URL, bundleID: String, os: OSVersion) throws(ApplierError) {
+        guard Self.isBundleIdentifier(bundleID) else { throw .badBundle(.malformedManifest("app.bundle_id \"\(bundleID)\" is not a bundle identifier")) }
+        self.container = container
+        self.bundleID = bundleID
+        folder = os.snapshotFolder(bundleID: bundleID)
+    }
+
+    /// Letters, digits and hyphens in two or more dot-separated parts: never a path.
+    static func isBundleIdentifier(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return text.utf8.count <= 255 && parts.count >= 2
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
+    }
+
+    /// A backup folder name for a state key: `backups/` + 16 hex digits.
+    static func backupFolder(for key: ApplierState.Key, folder: String) -> String {
+        backups + "/" + String(sha256Hex(Data("\(key.version)\n\(key.build)\n\(key.fingerprint)\n\(folder)".utf8)).prefix(16))
+    }
+
+    /// Whether a backup path read from a state file is one this applier makes.
+    static func isBackupFolder(_ path: String) -> Bool {
+        guard path.hasPrefix(backups + "/") else { return false }
+        let name = path.dropFirst(backups.count + 1)
+        return name.count == 16 && name.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
+    /// The URL of a container-relative path.
+    func url(_ relative: String) -> URL { container.appendingPathComponent(relative) }
+
+    /// The launch folder's URL.
+    var folderURL: URL { url(folder) }
+    /// Where the iOS 12 folder is edited while moved out of place (beside it, same volume).
+    var editingFolder: String { folder + ".splashgen-editing" }
+    /// Where a folder of another library's leftovers is moved before it is deleted.
+    var clearingFolder: String { folder + ".splashgen-clearing" }
+    /// The state file.
+    var stateURL: URL { url(Self.support + "/state.json") }
+
+    /// Refuses the path if any component from the container down to it is a symbolic link;
+    /// returns whether the whole path exists.
+    @discardableResult
+    func checkNoLinks(_ relative: String) throws(ApplierError) -> Bool {
+        var current = container
+        for component in relative.split(separator: "/") {
+            current = current.appendingPathComponent(String(component))
+            var info = stat()
+            guard lstat(current.path, &info) == 0 else { return false }
+            if info.st_mode & S_IFMT == S_IFLNK {
+                throw .symbolicLink(String(current.path.dropFirst(container.path.count + 1)))
+            }
+        }
+        return true
+    }
+}

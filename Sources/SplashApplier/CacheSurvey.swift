@@ -1,0 +1,130 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What is on disk, read and checked before anything is decided: the trusted state (or why there
+/// is none), the launch folder's snapshot files, and, when the OS has rendered the cache anew (or
+/// the state could not be trusted), each file classified with its original found. A survey never
+/// writes.
+struct CacheSurvey {
+    let paths: ApplierPaths
+    /// The state file as read, when it can be trusted.
+    var saved: ApplierState?
+    /// Why the state file was not trusted (it is rebuilt), if it was not.
+    var stateProblem: String?
+    /// Whether the launch folder exists.
+    var folderExists: Bool
+    /// The launch snapshot files of the folder, sorted.
+    var names: [String]
+    /// Before iOS 13: a folder left outside by a killed run (`paths.editingFolder`) exists.
+    var editingFolderExists: Bool
+    /// A folder of leftovers being cleared exists.
+    var clearingFolderExists: Bool
+
+    /// The state key of this app version and build with these cached file names.
+    static func key(version: String, build: String, names: [String]) -> ApplierState.Key {
+        ApplierState.Key(version: version, build: build, fingerprint: sha256Hex(Data(names.joined(separator: "\n").utf8)))
+    }
+
+    /// Reads the state and lists the folder; refuses links anywhere on the way.
+    init(paths: ApplierPaths) throws(ApplierError) {
+        self.paths = paths
+        try paths.checkNoLinks(ApplierPaths.support)
+        (saved, stateProblem) = ApplierState.load(paths)
+        folderExists = try paths.checkNoLinks(paths.folder)
+        editingFolderExists = try paths.checkNoLinks(paths.editingFolder)
+        clearingFolderExists = try paths.checkNoLinks(paths.clearingFolder)
+        names = folderExists ? Self.snapshotNames(in: paths.folderURL) : []
+    }
+
+    /// The launch snapshot files of a folder, sorted: regular files with an extension the OS reads.
+    /// Sub-folders (`downscaled/`), links and the applier's own partial files are not snapshots.
+    static func snapshotNames(in folder: URL) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return entries.sorted().filter { entry in
+            let url = folder.appendingPathComponent(entry)
+            guard ApplierState.isFileName(entry), ["ktx", "png", "jpeg", "jpg"].contains(url.pathExtension.lowercased()) else { return false }
+            var info = stat()
+            return lstat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        }
+    }
+
+    /// Records for a new key: the OS rendered the cache anew, or the state was not trusted. Each
+    /// file is either a replacement this applier wrote (its original is in a verified backup), or a
+    /// new original (classified, to be backed up), or another library's leftover. Nothing is written.
+    func rekey(key: ApplierState.Key, manifest: Manifest?, classifier: SnapshotClassifier, fromBackupsOnly: Bool) -> Rekeyed {
+        let backup = ApplierPaths.backupFolder(for: key, folder: paths.folder)
+        let trusted = fromBackupsOnly ? nil : saved
+        let objects = Set(manifest?.campaigns.flatMap { $0.snapshots.map(\.object) } ?? [])
+        var result = Rekeyed(state: ApplierState(key: key, bundleID: paths.bundleID, folder: paths.folder, backup: backup, files: [:]))
+        var toClassify: [(name: String, data: Data)] = []
+        for name in names {
+            guard let data = readBounded(paths.folderURL.appendingPathComponent(name), limit: ReadLimits.snapshotBytes) else {
+                result.unreadable.append(name)
+                continue
+            }
+            let hash = sha256Hex(data)
+            // A replacement this applier wrote, still in place: its original is in the old backup.
+            if let trusted, let record = trusted.files[name], record.current == hash, record.current != record.original {
+                var carried = record
+                carried.pending = nil
+                result.state.files[name] = carried
+                if let copy = readBounded(paths.url(trusted.backup).appendingPathComponent(name), limit: ReadLimits.snapshotBytes),
+                   sha256Hex(copy) == record.original {
+                    result.originals[name] = copy
+                } else {
+                    result.lostOriginals.append(name)
+                }
+                continue
+            }
+            // With no trusted record: a backup of this key that differs from the file means the file
+            // is a replacement and the backup its original (the state was lost, damaged or cut short).
+            if trusted?.files[name] == nil, let copy = readBounded(paths.url(backup).appendingPathComponent(name), limit: ReadLimits.snapshotBytes),
+               sha256Hex(copy) != hash, let size = try? SnapshotHeader.pixelSize(of: copy) {
+                let old = classifier.classify([(name, copy)])[name]
+                result.state.files[name] = ApplierState.FileRecord(width: size.width, height: size.height, appearance: old?.appearance,
+                                                                   decidedBy: old?.decidedBy ?? .undecodable, original: sha256Hex(copy), current: hash)
+                result.originals[name] = copy
+                result.rebuiltFromBackup.append(name)
+                continue
+            }
+            // PNG or JPEG bytes in a .ktx name, or a campaign's own object with no original behind it,
+            // is another library's (or a lost run's) leftover, not what the OS rendered (reference §9).
+            let content = SnapshotContent(sniffing: data)
+            let isKTXName = (name as NSString).pathExtension.lowercased() == "ktx"
+            if (isKTXName && (content == .png || content == .jpeg)) || objects.contains(hash) {
+                result.leftovers.append(name)
+                continue
+            }
+            toClassify.append((name, data))
+        }
+        let classified = classifier.classify(toClassify)
+        for file in toClassify {
+            guard let found = classified[file.name] else { continue }
+            let hash = sha256Hex(file.data)
+            result.state.files[file.name] = ApplierState.FileRecord(width: max(1, found.width), height: max(1, found.height),
+                                                                    appearance: found.appearance, decidedBy: found.decidedBy,
+                                                                    original: hash, current: hash)
+            result.originals[file.name] = file.data
+        }
+        return result
+    }
+
+    /// The outcome of ``rekey(key:manifest:classifier:fromBackupsOnly:)``.
+    struct Rekeyed {
+        var state: ApplierState
+        /// Originals to back up under the new key, by name.
+        var originals: [String: Data] = [:]
+        /// Files that are leftovers of another library.
+        var leftovers: [String] = []
+        /// Files whose original came from a backup with no trusted state.
+        var rebuiltFromBackup: [String] = []
+        /// Replacements whose backup is missing or damaged: their originals cannot come back.
+        var lostOriginals: [String] = []
+        /// Files that could not be read.
+        var unreadable: [String] = []
+    }
+}

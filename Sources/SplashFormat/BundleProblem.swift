@@ -1,0 +1,48 @@
+import Foundation
+
+/// What is wrong with a bundle.
+public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No `manifest.json`.
+    case missingManifest
+    /// The manifest is not valid JSON of the expected shape.
+    case malformedManifest(String)
+    /// The manifest was written by a newer splashgen.
+    case newerSchema(found: Int, supported: Int)
+    /// The manifest names a different app.
+    case otherApp(expected: String, found: String)
+    /// A snapshot's object reference is not a SHA-256 name (e.g. a path).
+    case notAnObjectName(String)
+    /// `objects/<hash>` does not exist.
+    case missingObject(String)
+    /// The object's bytes do not hash to its name.
+    case hashMismatch(object: String, actual: String)
+    /// The object's size differs from the manifest's byte count.
+    case sizeMismatch(object: String, expected: Int, found: Int)
+    /// The object is not a readable KTX or PNG.
+    case unreadableObject(object: String, detail: String)
+    /// The object's pixel size is not the size of the file it would replace.
+    case wrongPixelSize(object: String, expected: String, found: String)
+    /// A key is pinned but the bundle has no `manifest.sig`.
+    case unsigned
+    /// `manifest.sig` does not verify against the manifest and the pinned key.
+    case badSignature
+
+    public var description: String {
+        switch self {
+        case .missingManifest: return "no manifest.json in the bundle"
+        case .malformedManifest(let detail): return "malformed manifest: \(detail)"
+        case .newerSchema(let found, let supported):
+            return "manifest schema \(found) is newer than this applier understands (schema \(supported))"
+        case .otherApp(let expected, let found): return "the bundle is for \(found), not \(expected)"
+        case .notAnObjectName(let name): return "object reference \"\(name)\" is not a SHA-256 name"
+        case .missingObject(let name): return "object \(name) is missing"
+        case .hashMismatch(let name, let actual): return "object \(name) hashes to \(actual)"
+        case .sizeMismatch(let name, let expected, let found):
+            return "object \(name) holds \(found) bytes; the manifest says \(expected)\(found < expected ? " (truncated)" : "")"
+        case .unreadableObject(let name, let detail): return "object \(name) is not a readable snapshot: \(detail)"
+        case .wrongPixelSize(let name, let expected, let found): return "object \(name) is \(found) pixels; the manifest and the file it replaces need \(expected)"
+        case .unsigned: return "the bundle is not signed, and a key is pinned"
+        case .badSignature: return "the manifest's signature does not verify with the pinned key (tampered, or signed by another key)"
+        }
+    }
+}
