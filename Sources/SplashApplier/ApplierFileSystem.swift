@@ -8,8 +8,8 @@ import Darwin
 /// The applier's writes, each durable before it returns. The executor makes every change through
 /// this protocol, so tests can put a fault-injecting one in its place (a kill after any operation).
 protocol ApplierFileSystem: Sendable {
-    /// Writes `data` to a new file at `url` and flushes it to stable storage.
-    func write(_ data: Data, to url: URL) throws(ApplierError)
+    /// Writes `data` to a new file at `url`, flushed to stable storage unless `flush` is false.
+    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError)
     /// Atomically renames `source` to `target` (same volume); durable once the folder is synced.
     func rename(_ source: URL, to target: URL) throws(ApplierError)
     /// Makes the renames and removals in a folder durable.
@@ -23,9 +23,10 @@ protocol ApplierFileSystem: Sendable {
 extension ApplierFileSystem {
     /// Writes a whole file through a temporary sibling and a rename: readers see old or new, never
     /// half. `durably` also syncs the folder, for a file others must be able to rely on at once.
-    func replace(_ url: URL, with data: Data, durably: Bool = false) throws(ApplierError) {
+    /// `flush: false` is for a file whose loss costs only work: it can be rebuilt from what is durable.
+    func replace(_ url: URL, with data: Data, durably: Bool = false, flush: Bool = true) throws(ApplierError) {
         let partial = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ApplierFileSystemPartial.suffix)
-        try write(data, to: partial)
+        try write(data, to: partial, flush: flush)
         try rename(partial, to: url)
         if durably { try syncFolder(url.deletingLastPathComponent()) }
     }
@@ -39,7 +40,7 @@ enum ApplierFileSystemPartial {
 /// The real file system, through POSIX calls (`F_FULLFSYNC` on Apple platforms, where `fsync`
 /// alone does not reach the disk).
 struct POSIXFileSystem: ApplierFileSystem {
-    func write(_ data: Data, to url: URL) throws(ApplierError) {
+    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
         defer { close(fd) }
@@ -53,7 +54,7 @@ struct POSIXFileSystem: ApplierFileSystem {
             }
             return true
         }
-        guard written, Self.flush(fd) else { throw .io(url.path, Self.errnoText()) }
+        guard written, !flush || Self.flush(fd) else { throw .io(url.path, Self.errnoText()) }
     }
 
     func rename(_ source: URL, to target: URL) throws(ApplierError) {

@@ -6,8 +6,8 @@ import Foundation
 struct ApplyPlan {
     /// The state after the plan is carried out (records hold their targets, no pending marks).
     var state: ApplierState
-    /// Originals to write into `state.backup` first, by name (the OS rendered the cache anew).
-    var backups: [String: Data] = [:]
+    /// Originals to copy into `state.backup` first, by name (the OS rendered the cache anew).
+    var backups: [String: BackupSource] = [:]
     /// The files to change, in name order.
     var changes: [Change] = []
     /// Another library's leftovers: the launch folder is cleared for the OS to render anew.
@@ -24,8 +24,12 @@ struct ApplyPlan {
         var name: String
         /// The hash the file will hold.
         var target: String
-        /// The replacement's verified bytes; nil when the original comes back from the backup.
-        var object: Data?
+        /// The campaign snapshot whose object goes in (verified by the planner; read again when
+        /// written, one at a time, and hashed again unless its file is unchanged since); nil when the
+        /// original comes back from the backup.
+        var snapshot: Manifest.Snapshot?
+        /// The object file's identity when the planner verified it.
+        var verifiedIdentity: FileIdentity?
     }
 }
 
@@ -35,7 +39,8 @@ enum ApplyPlanner {
     static func plan(_ state: ApplierState, campaign: Manifest.Campaign?, bundle: SnapshotBundle?,
                      restoring: Bool) throws(ApplierError) -> ApplyPlan {
         var plan = ApplyPlan(state: state)
-        var verified: [String: Data] = [:]
+        var chosen: [String: Manifest.Snapshot] = [:]
+        var verified: [String: FileIdentity] = [:]
         for name in state.files.keys.sorted() {
             guard var record = plan.state.files[name] else { continue }
             var target = record.original
@@ -47,11 +52,15 @@ enum ApplyPlanner {
                     let size = Manifest.Size(width: record.width, height: record.height)
                     if let snapshot = campaign.snapshots.first(where: { $0.pixels == size && $0.appearance == appearance }) {
                         if verified[snapshot.object] == nil {
-                            do { verified[snapshot.object] = try bundle.verifiedObject(snapshot, width: record.width, height: record.height) } catch {
+                            // Every object is checked before anything is written; its bytes are not kept.
+                            let before = bundle.identity(of: snapshot.object)
+                            do { _ = try bundle.verifiedObject(snapshot, width: record.width, height: record.height) } catch {
                                 throw .badBundle(error)
                             }
+                            if let before, bundle.identity(of: snapshot.object) == before { verified[snapshot.object] = before }
                         }
                         target = snapshot.object
+                        chosen[name] = snapshot
                     } else {
                         plan.notes[name] = "\(campaign.id) has no \(appearance.rawValue) snapshot of \(record.width)x\(record.height)"
                         plan.problems.append(.init(.missingSnapshot, file: name, plan.notes[name] ?? ""))
@@ -64,7 +73,9 @@ enum ApplyPlanner {
                 }
             }
             guard target != record.current else { continue }
-            plan.changes.append(ApplyPlan.Change(name: name, target: target, object: target == record.original ? nil : verified[target]))
+            let snapshot = target == record.original ? nil : chosen[name]
+            plan.changes.append(ApplyPlan.Change(name: name, target: target, snapshot: snapshot,
+                                                 verifiedIdentity: snapshot.flatMap { verified[$0.object] }))
             record.current = target
             plan.state.files[name] = record
         }

@@ -60,7 +60,8 @@ struct CacheSurvey {
         let trusted = fromBackupsOnly ? nil : saved
         let objects = Set(manifest?.campaigns.flatMap { $0.snapshots.map(\.object) } ?? [])
         var result = Rekeyed(state: ApplierState(key: key, bundleID: paths.bundleID, folder: paths.folder, backup: backup, files: [:]))
-        var toClassify: [(name: String, data: Data)] = []
+        // Files are read, hashed and classified one at a time; none is kept.
+        var classified: [String: (result: SnapshotClassifier.Result, hash: String)] = [:]
         for name in names {
             guard let data = readBounded(paths.folderURL.appendingPathComponent(name), limit: ReadLimits.snapshotBytes) else {
                 result.unreadable.append(name)
@@ -74,7 +75,7 @@ struct CacheSurvey {
                 result.state.files[name] = carried
                 if let copy = readBounded(paths.url(trusted.backup).appendingPathComponent(name), limit: ReadLimits.snapshotBytes),
                    sha256Hex(copy) == record.original {
-                    result.originals[name] = copy
+                    result.originals[name] = BackupSource(path: trusted.backup + "/" + name, hash: record.original)
                 } else {
                     result.lostOriginals.append(name)
                 }
@@ -84,10 +85,10 @@ struct CacheSurvey {
             // is a replacement and the backup its original (the state was lost, damaged or cut short).
             if trusted?.files[name] == nil, let copy = readBounded(paths.url(backup).appendingPathComponent(name), limit: ReadLimits.snapshotBytes),
                sha256Hex(copy) != hash, let size = try? SnapshotHeader.pixelSize(of: copy) {
-                let old = classifier.classify([(name, copy)])[name]
-                result.state.files[name] = ApplierState.FileRecord(width: size.width, height: size.height, appearance: old?.appearance,
-                                                                   decidedBy: old?.decidedBy ?? .undecodable, original: sha256Hex(copy), current: hash)
-                result.originals[name] = copy
+                let old = classifier.classify(name, copy)
+                result.state.files[name] = ApplierState.FileRecord(width: size.width, height: size.height, appearance: old.appearance,
+                                                                   decidedBy: old.decidedBy, original: sha256Hex(copy), current: hash)
+                result.originals[name] = BackupSource(path: backup + "/" + name, hash: sha256Hex(copy))
                 result.rebuiltFromBackup.append(name)
                 continue
             }
@@ -99,16 +100,16 @@ struct CacheSurvey {
                 result.leftovers.append(name)
                 continue
             }
-            toClassify.append((name, data))
+            classified[name] = (classifier.classify(name, data), hash)
         }
-        let classified = classifier.classify(toClassify)
-        for file in toClassify {
-            guard let found = classified[file.name] else { continue }
-            let hash = sha256Hex(file.data)
-            result.state.files[file.name] = ApplierState.FileRecord(width: max(1, found.width), height: max(1, found.height),
-                                                                    appearance: found.appearance, decidedBy: found.decidedBy,
-                                                                    original: hash, current: hash)
-            result.originals[file.name] = file.data
+        var results = classified.mapValues(\.result)
+        classifier.settleGuesses(&results)
+        for (name, entry) in classified {
+            guard let found = results[name] else { continue }
+            result.state.files[name] = ApplierState.FileRecord(width: max(1, found.width), height: max(1, found.height),
+                                                               appearance: found.appearance, decidedBy: found.decidedBy,
+                                                               original: entry.hash, current: entry.hash)
+            result.originals[name] = BackupSource(path: paths.folder + "/" + name, hash: entry.hash)
         }
         return result
     }
@@ -116,8 +117,8 @@ struct CacheSurvey {
     /// The outcome of ``rekey(key:manifest:classifier:fromBackupsOnly:)``.
     struct Rekeyed {
         var state: ApplierState
-        /// Originals to back up under the new key, by name.
-        var originals: [String: Data] = [:]
+        /// Originals to back up under the new key, by name: where each is now, and its hash.
+        var originals: [String: BackupSource] = [:]
         /// Files that are leftovers of another library.
         var leftovers: [String] = []
         /// Files whose original came from a backup with no trusted state.
@@ -127,4 +128,11 @@ struct CacheSurvey {
         /// Files that could not be read.
         var unreadable: [String] = []
     }
+}
+
+/// Where an original to back up is now (container-relative: the cached file itself, or a backup of
+/// an earlier key) and the hash it must have; the executor reads and checks it when it copies it.
+struct BackupSource: Equatable {
+    var path: String
+    var hash: String
 }

@@ -9,10 +9,12 @@ import Foundation
 ///    itself when it still holds the recorded original); each file is written beside its target and
 ///    renamed over it, keeping the OS's name; before iOS 13, where the folder cannot be written in
 ///    place, the folder is moved out, edited and moved back, with the move journaled too;
-/// 4. the state is written settled.
+/// 4. the state is written settled (not flushed: what it says can be rebuilt from what is durable).
 struct PlanExecutor {
     let paths: ApplierPaths
     let fs: any ApplierFileSystem
+    /// The bundle the plan's objects come from (read one at a time, checked again as they are written).
+    let bundle: SnapshotBundle?
     /// Before iOS 13: edit the folder moved out of place.
     let moveFolder: Bool
 
@@ -42,7 +44,10 @@ struct PlanExecutor {
             try paths.checkNoLinks(state.backup)
             try fs.makeFolder(backup)
             for name in plan.backups.keys.sorted() {
-                guard let data = plan.backups[name] else { continue }
+                guard let source = plan.backups[name] else { continue }
+                guard let data = readBounded(paths.url(source.path), limit: ReadLimits.snapshotBytes), sha256Hex(data) == source.hash else {
+                    throw .io(source.path, "changed while the applier was backing it up; nothing was replaced, the next run starts again")
+                }
                 try fs.replace(backup.appendingPathComponent(name), with: data)
             }
             try fs.syncFolder(backup)
@@ -70,7 +75,7 @@ struct PlanExecutor {
                 guard var record = state.files[change.name] else { continue }
                 let file = working.appendingPathComponent(change.name)
                 let bytes: Data
-                if let object = change.object {
+                if let snapshot = change.snapshot {
                     // Replacing the original: only with a verified backup of it behind.
                     if record.current == record.original, !backupHolds(record.original, at: backup.appendingPathComponent(change.name)) {
                         guard let now = readBounded(file, limit: ReadLimits.snapshotBytes), sha256Hex(now) == record.original else {
@@ -82,7 +87,7 @@ struct PlanExecutor {
                         try fs.makeFolder(backup)
                         try fs.replace(backup.appendingPathComponent(change.name), with: now, durably: true)
                     }
-                    bytes = object
+                    bytes = try object(snapshot, change.verifiedIdentity, width: record.width, height: record.height)
                 } else {
                     guard let copy = readBounded(backup.appendingPathComponent(change.name), limit: ReadLimits.snapshotBytes),
                           sha256Hex(copy) == record.original else {
@@ -106,8 +111,22 @@ struct PlanExecutor {
             }
         }
         settle(&state)
-        try writeState(state)
+        // Not flushed: every cached file and backup is durable by now, and a state lost to a power
+        // cut is rebuilt (pending marks resolved by reading the files, or records from the backups).
+        try fs.replace(paths.stateURL, with: try state.encoded(), flush: false)
         return (state, problems)
+    }
+
+    /// An object's bytes for writing: read again, and hashed again unless its file is the very one
+    /// the planner verified (same size, modification time and inode before and after the read).
+    private func object(_ snapshot: Manifest.Snapshot, _ identity: FileIdentity?, width: Int, height: Int) throws(ApplierError) -> Data {
+        guard let bundle else { throw .badBundle(.missingObject(snapshot.object)) }
+        if let identity, bundle.identity(of: snapshot.object) == identity,
+           let data = readBounded(bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object), limit: snapshot.bytes),
+           data.count == snapshot.bytes, bundle.identity(of: snapshot.object) == identity {
+            return data
+        }
+        do { return try bundle.verifiedObject(snapshot, width: width, height: height) } catch { throw .badBundle(error) }
     }
 
     /// Whether the backup file exists and hashes to `original`.

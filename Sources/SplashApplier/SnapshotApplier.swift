@@ -131,7 +131,7 @@ public struct SnapshotApplier: Sendable {
             return report(plan.state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
                           noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems)
         }
-        let executor = PlanExecutor(paths: paths, fs: fileSystem, moveFolder: osVersion.major < 13)
+        let executor = PlanExecutor(paths: paths, fs: fileSystem, bundle: try target.open(), moveFolder: osVersion.major < 13)
         let (final, met) = try executor.run(plan, before: found.state, previousBackup: survey.saved?.backup) { settled in
             settled.campaign = campaign?.id
             settled.settledAt = now
@@ -148,7 +148,7 @@ public struct SnapshotApplier: Sendable {
         }
         var actions: [String: ApplyReport.Action] = [:]
         for change in plan.changes where !met.contains(where: { $0.file == change.name }) {
-            actions[change.name] = change.object == nil ? .restored : .replaced
+            actions[change.name] = change.snapshot == nil ? .restored : .replaced
         }
         return report(final, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
                       noOp: false, actions: actions, notes: plan.notes, problems: problems)
@@ -219,7 +219,7 @@ public struct SnapshotApplier: Sendable {
     /// The records a plan starts from, with what must be backed up and what was found wrong.
     private struct Records {
         var state: ApplierState
-        var backups: [String: Data] = [:]
+        var backups: [String: BackupSource] = [:]
         var clearFolder = false
         var rekeyed = false
         var problems: [ApplyReport.Problem] = []

@@ -40,22 +40,29 @@ struct SnapshotClassifier {
     /// Classifies files given as (name, bytes), decoding one at a time.
     func classify(_ files: [(name: String, data: Data)]) -> [String: Result] {
         var results: [String: Result] = [:]
-        for file in files {
-            let size = try? SnapshotHeader.pixelSize(of: file.data)
-            if interfaceStyle != .automatic, let size {
-                let style: Appearance = interfaceStyle == .dark ? .dark : .light
-                results[file.name] = Result(width: size.width, height: size.height, appearance: style, decidedBy: .interfaceStyle, luma: 0)
-                continue
-            }
-            guard let sample = try? decoder.sample(file.data), sample.width > 0, sample.height > 0 else {
-                results[file.name] = Result(width: size?.width ?? 0, height: size?.height ?? 0, appearance: nil, decidedBy: .undecodable, luma: 0)
-                continue
-            }
-            results[file.name] = Result(width: sample.width, height: sample.height,
-                                        appearance: markerAppearance(sample.corner, scale: Self.scale(ofFileNamed: file.name)),
-                                        decidedBy: .marker, luma: sample.luma)
+        for file in files { results[file.name] = classify(file.name, file.data) }
+        settleGuesses(&results)
+        return results
+    }
+
+    /// One file: by the declared style, else by its marker (nil appearance when the marker does not
+    /// decide: ``settleGuesses(_:)`` then guesses from the light of all files together).
+    func classify(_ name: String, _ data: Data) -> Result {
+        let size = try? SnapshotHeader.pixelSize(of: data)
+        if interfaceStyle != .automatic, let size {
+            let style: Appearance = interfaceStyle == .dark ? .dark : .light
+            return Result(width: size.width, height: size.height, appearance: style, decidedBy: .interfaceStyle, luma: 0)
         }
-        // The guess: of two undecided files of one size the darker is dark; a lone one by mid-grey.
+        guard let sample = try? decoder.sample(data), sample.width > 0, sample.height > 0 else {
+            return Result(width: size?.width ?? 0, height: size?.height ?? 0, appearance: nil, decidedBy: .undecodable, luma: 0)
+        }
+        return Result(width: sample.width, height: sample.height,
+                      appearance: markerAppearance(sample.corner, scale: Self.scale(ofFileNamed: name)), decidedBy: .marker, luma: sample.luma)
+    }
+
+    /// The guess for files the marker did not decide: of two undecided files of one size the darker
+    /// is dark; a lone one is dark below mid-grey. Each is marked as a luminance guess.
+    func settleGuesses(_ results: inout [String: Result]) {
         for (name, result) in results where result.appearance == nil && result.decidedBy == .marker {
             let twins = results.filter { $0.key != name && $0.value.width == result.width && $0.value.height == result.height && $0.value.decidedBy != .undecodable }
             let darker: Bool
@@ -67,7 +74,6 @@ struct SnapshotClassifier {
             results[name]?.appearance = darker ? .dark : .light
             results[name]?.decidedBy = .luminance
         }
-        return results
     }
 
     /// The scale in an OS file name (`…@3x.ktx` → 3); 1 when it names none.

@@ -72,7 +72,7 @@ extension SnapshotDecoder {
                                         width: gridAcross * 4, height: gridDown * 4)
         var sum = 0.0
         for i in stride(from: 0, to: grid.pixels.count, by: 4) {
-            sum += (0.2126 * Double(grid.pixels[i]) + 0.7152 * Double(grid.pixels[i + 1]) + 0.0722 * Double(grid.pixels[i + 2])) / 255
+            sum += SnapshotSample.luma(grid.pixels[i], grid.pixels[i + 1], grid.pixels[i + 2])
         }
         return SnapshotSample(width: width, height: height, corner: RGBAImage(width: cornerWidth, height: cornerHeight, pixels: corner),
                               luma: sum / Double(max(1, grid.pixels.count / 4)))

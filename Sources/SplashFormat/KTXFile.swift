@@ -184,10 +184,10 @@ public struct KTXFile: Equatable, Sendable {
 
     /// An LZFSE stream inflated to exactly `expected` bytes.
     static func inflate(_ stream: Data, expected: Int) throws(SnapshotFormatError) -> Data {
-        let blocks: [UInt8]
-        do { blocks = try LZFSE.decompress([UInt8](stream), limit: expected) } catch { throw .lzfse(error) }
+        let blocks: Data
+        do { blocks = try LZFSE.decompressData([UInt8](stream), limit: expected) } catch { throw .lzfse(error) }
         guard blocks.count == expected else { throw .wrongLevelSize(expected: expected, found: blocks.count) }
-        return Data(blocks)
+        return blocks
     }
 
     private static func padding(_ count: Int) -> Int { (4 - count % 4) % 4 }

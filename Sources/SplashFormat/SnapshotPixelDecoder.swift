@@ -48,6 +48,11 @@ public struct SnapshotSample: Sendable {
                   luma: Self.meanLuma(image))
     }
 
+    /// Rec. 709 luma of sRGB-encoded values, 0…1: enough to tell light from dark, not a colour science.
+    public static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Double {
+        (0.2126 * Double(r) + 0.7152 * Double(g) + 0.0722 * Double(b)) / 255
+    }
+
     /// Mean Rec. 709 luma of the sRGB values, on a sparse grid (enough to tell light from dark).
     public static func meanLuma(_ image: RGBAImage) -> Double {
         var sum = 0.0, count = 0
@@ -55,7 +60,7 @@ public struct SnapshotSample: Sendable {
         for y in stride(from: 0, to: image.height, by: step) {
             for x in stride(from: 0, to: image.width, by: step) {
                 let c = image[x, y]
-                sum += (0.2126 * Double(c.r) + 0.7152 * Double(c.g) + 0.0722 * Double(c.b)) / 255
+                sum += luma(c.r, c.g, c.b)
                 count += 1
             }
         }

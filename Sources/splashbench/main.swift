@@ -8,6 +8,33 @@ import SplashSimulator
 // resize/crop/grey/marker, then the astcenc command line, once per device and variant).
 
 let arguments = CommandLine.arguments.dropFirst()
+
+/// This process image's peak resident memory in bytes: Linux's VmHWM, which starts anew at exec
+/// (ru_maxrss carries the parent's peak into a spawned child); elsewhere ru_maxrss.
+func imagePeakMemory() -> Int {
+    #if os(Linux)
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let kilobytes = Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") {
+        return kilobytes * 1024
+    }
+    #endif
+    return peakMemory()
+}
+
+// `splashbench --probe-apply CONTAINER BUNDLE ISO8601`: one apply in a fresh process, printing how far
+// the peak resident memory rose during it (the parent reads the line).
+if arguments.first == "--probe-apply", arguments.count == 4 {
+    let values = Array(arguments.dropFirst())
+    let now = try Date(values[2], strategy: .iso8601)
+    let applier = SnapshotApplier(container: URL(fileURLWithPath: values[0]), bundle: URL(fileURLWithPath: values[1]), appVersion: "5.2",
+                                  appBuild: "100", osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+    _ = try ASTCCodec(decodeOnly: ())  // libraries loaded before the baseline
+    let baseline = imagePeakMemory()
+    let report = try applier.apply()
+    print("\(imagePeakMemory() - baseline) \(report.files.filter { $0.action == .replaced }.count)")
+    exit(0)
+}
 let campaignPath = arguments.first { !$0.hasPrefix("-") } ?? "campaigns/double11.yaml"
 let skipPipeline = arguments.contains("--no-pipeline")
 let clock = ContinuousClock()
@@ -19,10 +46,16 @@ func seconds(_ d: Duration) -> String {
 
 func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
+/// The process's peak resident memory in bytes (Linux reports kilobytes, macOS bytes).
 func peakMemory() -> Int {
     var usage = rusage()
+    #if canImport(Glibc)
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return Int(usage.ru_maxrss) * 1024
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss)
+    #endif
 }
 
 func temporaryFolder() -> URL {
@@ -51,13 +84,15 @@ let snapshotCount = campaign.screens.count * campaign.orientations.count * campa
 print("splashbench: \(campaignPath), \(campaign.screens.count) screen sizes x \(campaign.orientations.count) orientations x \(campaign.renderedAppearances.count) appearances = \(snapshotCount) snapshots, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 var splashgenWall: Duration = .zero
+var ktxBundle: URL?
 for encoding in SnapshotEncoding.allCases {
     var variant = campaign
     variant.encoding = encoding
     let output = temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: output) }
+    defer { if encoding != .ktx { try? FileManager.default.removeItem(at: output) } }
     let builder = BundleBuilder(outputRoot: output)
     let cold = try builder.build(variant)
+    if encoding == .ktx { ktxBundle = cold.bundle }
     let peak = peakMemory()
     let warmStart = clock.now
     let warm = try builder.build(variant)
@@ -140,16 +175,141 @@ do {
         }
         copies.append(clock.now - start)
     }
+    // Peak memory of one first apply that swaps all four files, in a fresh process.
+    let probed = try copyOfInstalled()
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    probe.arguments = ["--probe-apply", probed.appendingPathComponent("container").path, bundle.path, during.formatted(.iso8601)]
+    let probeOut = Pipe()
+    probe.standardOutput = probeOut
+    try probe.run()
+    let probeAnswer = String(decoding: probeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
+    probe.waitUntilExit()
+    let applyPeak = probeAnswer.first.flatMap { Int($0) } ?? -1
+    let probeReplaced = probeAnswer.dropFirst().first.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+    let largest = manifest.campaigns[0].snapshots.map(\.bytes).max() ?? 0
     let sorted = noOps.sorted()
     print("""
 
     applier (iPhone 15 container, 4 cached snapshots, \(megabytes(manifest.campaigns[0].snapshots.reduce(0) { $0 + $1.bytes })) of objects)
       no-op launch        median \(seconds(median(noOps))), 90th percentile \(seconds(sorted[sorted.count * 9 / 10])) over \(noOps.count) runs
-      first run           median \(seconds(median(firstRuns))) (classify 4 files by marker, back them up)
+      first run           median \(seconds(median(firstRuns))) (classify 4 ATX files as iOS 17 caches them, back them up)
       campaign swap       median \(seconds(median(swaps))) (verify 4 objects, write, fsync, rename, record)
       copy + fsync        median \(seconds(median(copies))) (the same 4 objects, plain)
       swap / copy         \(String(format: "%.2f", median(swaps) / median(copies)))x
+      apply peak memory   +\(megabytes(applyPeak)) over the process's baseline, for a first apply swapping \(probeReplaced) files (largest object \(megabytes(largest))): \(String(format: "%.2f", Double(applyPeak) / Double(max(1, largest))))x [probe said: \(probeAnswer.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines))]
     """)
+}
+
+// LZFSE as the OS's ATX files carry it: every unique double11 object's ASTC blocks, compressed by
+// splashgen's encoder and by Apple's reference encoder (pyliblzfse), decoded by splashgen's decoder
+// and by the reference decoder, in one run; then one iPhone 15 ATX snapshot decoded end to end
+// against astcenc's decompress of the same raw blocks.
+if let ktxBundle {
+    let manifest = try Manifest.decode(from: Data(contentsOf: ktxBundle.appendingPathComponent("manifest.json")))
+    let objects = Array(Set(manifest.campaigns.flatMap(\.snapshots).map(\.object))).sorted()
+    let streams = temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: streams); try? FileManager.default.removeItem(at: ktxBundle.deletingLastPathComponent()) }
+    var blocksByName: [String: [UInt8]] = [:]
+    var encodeTime: Duration = .zero, rawBytes = 0, oursBytes = 0
+    for (index, object) in objects.enumerated() {
+        let blocks = [UInt8](try SnapshotHeader.astcBlocks(of: Data(contentsOf: ktxBundle.appendingPathComponent("objects/" + object))).blocks)
+        let start = clock.now
+        let stream = LZFSE.compress(blocks)
+        encodeTime += clock.now - start
+        rawBytes += blocks.count
+        oursBytes += stream.count
+        blocksByName["\(index)"] = blocks
+        try Data(blocks).write(to: streams.appendingPathComponent("\(index).raw"))
+        try Data(stream).write(to: streams.appendingPathComponent("\(index).ours"))
+    }
+    let repeats = 3
+    // The reference: compress each .raw into .ref, then time its decoder on both kinds of stream.
+    let script = """
+    import glob, json, os, sys, time
+    import liblzfse
+    folder, repeats = sys.argv[1], int(sys.argv[2])
+    refBytes = 0
+    for raw in sorted(glob.glob(os.path.join(folder, "*.raw"))):
+        data = liblzfse.compress(open(raw, "rb").read())
+        refBytes += len(data)
+        open(raw[:-4] + ".ref", "wb").write(data)
+    times = {}
+    for kind in ("ours", "ref"):
+        streams = [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(folder, "*." + kind)))]
+        start = time.perf_counter()
+        for _ in range(repeats):
+            for s in streams: liblzfse.decompress(s)
+        times[kind] = (time.perf_counter() - start) / repeats
+    print(json.dumps({"refBytes": refBytes, "ours": times["ours"], "ref": times["ref"]}))
+    """
+    let python = Process()
+    python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    python.arguments = ["python3", "-c", script, streams.path, "\(repeats)"]
+    let pipe = Pipe()
+    python.standardOutput = pipe
+    python.standardError = FileHandle.nullDevice
+    try python.run()
+    let answer = pipe.fileHandleForReading.readDataToEndOfFile()
+    python.waitUntilExit()
+    struct Reference: Decodable { var refBytes: Int; var ours: Double; var ref: Double }
+    let reference = python.terminationStatus == 0 ? try? JSONDecoder().decode(Reference.self, from: answer) : nil
+
+    func decodeAll(_ kind: String) throws -> Duration? {
+        let names = (0..<objects.count).map { "\($0)" }
+        var inputs: [(String, [UInt8])] = []
+        for name in names {
+            guard let data = try? Data(contentsOf: streams.appendingPathComponent("\(name).\(kind)")) else { return nil }
+            inputs.append((name, [UInt8](data)))
+        }
+        let start = clock.now
+        for _ in 0..<repeats {
+            for (name, stream) in inputs {
+                let out = try LZFSE.decompress(stream, limit: blocksByName[name]?.count ?? 0)
+                precondition(out.count == blocksByName[name]?.count, "LZFSE round trip")
+            }
+        }
+        return (clock.now - start) / repeats
+    }
+    func rate(_ d: Duration) -> String { String(format: "%.0f MB/s", Double(rawBytes) / 1_000_000 / (d / .seconds(1))) }
+    func rate(_ s: Double) -> String { String(format: "%.0f MB/s", Double(rawBytes) / 1_000_000 / s) }
+    let oursDecode = try decodeAll("ours")
+    let refDecode = try decodeAll("ref")
+    print("""
+
+    LZFSE on the \(objects.count) unique double11 objects' ASTC blocks (\(megabytes(rawBytes)) raw), \(repeats) passes
+      splashgen encoder   \(megabytes(oursBytes)) (\(String(format: "%.1f", Double(rawBytes) / Double(max(1, oursBytes))))x), \(seconds(encodeTime))
+    """)
+    if let reference, let refDecode, let oursDecode {
+        print("""
+          reference encoder   \(megabytes(reference.refBytes)) (\(String(format: "%.1f", Double(rawBytes) / Double(max(1, reference.refBytes))))x)
+          decode, reference streams   splashgen \(rate(refDecode)), reference \(rate(reference.ref)): \(String(format: "%.2f", (refDecode / .seconds(1)) / reference.ref))x the reference's time
+          decode, splashgen streams   splashgen \(rate(oursDecode)), reference \(rate(reference.ours)): \(String(format: "%.2f", (oursDecode / .seconds(1)) / reference.ours))x the reference's time
+        """)
+    } else {
+        if let oursDecode { print("  decode, splashgen streams   splashgen \(rate(oursDecode))") }
+        print("  reference: python3 with pyliblzfse is not installed (make bench-deps installs it)")
+    }
+
+    // One iPhone 15 portrait light snapshot as iOS 17 caches it.
+    if let snapshot = manifest.campaigns[0].snapshots.first(where: { $0.devices.contains("iPhone 15") && $0.orientation == .portrait && $0.appearance == .light }) {
+        let (width, height, blocks) = try SnapshotHeader.astcBlocks(of: Data(contentsOf: ktxBundle.appendingPathComponent("objects/" + snapshot.object)))
+        let atx = ATXFile(astc4x4Width: width, height: height, blocks: blocks).serialized()
+        let codec = try ASTCCodec(decodeOnly: ())
+        var whole: [Duration] = [], astcOnly: [Duration] = []
+        for _ in 0..<9 {
+            var start = clock.now
+            _ = try SnapshotDecoder().decode(atx)
+            whole.append(clock.now - start)
+            start = clock.now
+            _ = try codec.decompress(blocks, width: width, height: height)
+            astcOnly.append(clock.now - start)
+        }
+        let medianWhole = whole.sorted()[4], medianASTC = astcOnly.sorted()[4]
+        print("""
+          iPhone 15 ATX snapshot (\(width)x\(height), \(atx.count) bytes): LZFSE + ASTC decode \(seconds(medianWhole)), astcenc alone on the raw blocks \(seconds(medianASTC)): \(String(format: "%.2f", medianWhole / medianASTC))x
+        """)
+    }
 }
 
 guard !skipPipeline else { exit(0) }

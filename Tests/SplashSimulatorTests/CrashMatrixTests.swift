@@ -26,7 +26,7 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
         if !go { throw .simulatedCrash }
     }
 
-    func write(_ data: Data, to url: URL) throws(ApplierError) { try step(); try real.write(data, to: url) }
+    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) { try step(); try real.write(data, to: url, flush: flush) }
     func rename(_ source: URL, to target: URL) throws(ApplierError) { try step(); try real.rename(source, to: target) }
     func syncFolder(_ url: URL) throws(ApplierError) { try step(); try real.syncFolder(url) }
     func remove(_ url: URL) throws(ApplierError) { try step(); try real.remove(url) }

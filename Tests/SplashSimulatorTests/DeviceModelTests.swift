@@ -26,6 +26,21 @@ import Testing
             #expect(try file.astcBlocks() == reference)
             #expect(data.count < 400_000, "\(name): \(data.count) bytes; the OS's compressed files are a few KB to ~1.7 MB")
         }
+        // The ASTC inside decodes (astcenc) to the storyboard as the simulator's OS drew it.
+        let model = try sim.model()
+        let campaign = try CampaignLoader(catalogue: DeviceCatalogue.bundled()).load(contentsOf: Repo.campaign("default.yaml"))
+        let art = try Artwork.read(campaign, maxPixels: PNGCodec.defaultMaxPixels)
+        let drawn = StoryboardRenderer(campaign: campaign, art: try art.decode(Set(art.items.keys), maxPixels: PNGCodec.defaultMaxPixels))
+        let device = try #require(try DeviceCatalogue.bundled().device(named: "iPhone 15"))
+        for (name, variant) in model.variants {
+            let decoded = try SnapshotDecoder().decode(try #require(files[name]))
+            let expected = drawn.render(on: device, variant, blackImages: false)
+            var worst = 0
+            for i in stride(from: 0, to: expected.pixels.count, by: 4) {
+                for c in 0..<3 { worst = max(worst, abs(Int(decoded.pixels[i + c]) - Int(expected.pixels[i + c]))) }
+            }
+            #expect(worst < 64, "\(name): largest channel error \(worst) after ASTC")
+        }
     }
 
     @Test(arguments: [("17.0", SnapshotContent.atx, true), ("15.4", .ktx, true), ("12.4", .ktx, false)])

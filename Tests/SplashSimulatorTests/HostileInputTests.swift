@@ -186,4 +186,27 @@ import Testing
         #expect(told.appReport?.problems.isEmpty == true)
         #expect(try declared.launch(bundle: bundle, now: during).contentHash == (try object(in: bundle, portraitLight, pixels: iPhone15)))
     }
+
+    @Test func simInstallRefusesAFolderThatIsNotItsSandbox() throws {
+        let folder = temporaryFolder("precious")
+        try Data("keep me".utf8).write(to: folder.appendingPathComponent("thesis.txt"))
+        #expect(throws: SimulatorError.notASandbox(folder.path)) {
+            _ = try SandboxSimulator(root: folder).install(launchScreen: Repo.campaign("default.yaml"), version: "1", build: "1",
+                                                          device: "iPhone 15", ios: "17.0")
+        }
+        #expect(try String(contentsOf: folder.appendingPathComponent("thesis.txt"), encoding: .utf8) == "keep me")
+    }
+
+    @Test func aDarkOnlyAppIsToldByItsDeclaredStyle() throws {
+        let bundle = try Bundles.double11.get()
+        let root = temporaryFolder("dark-only").appendingPathComponent("s")
+        _ = try SandboxSimulator(root: root).install(launchScreen: Repo.campaign("default.yaml"), version: "5.2", build: "100",
+                                                     device: "iPhone 15", ios: "17.0", interfaceStyle: .dark)
+        let sim = SandboxSimulator(root: root)
+        #expect(try sim.model().variants.values.allSatisfy { $0.appearance == .dark }, "the OS renders only the declared style")
+        let first = try sim.launch(bundle: bundle, now: during)
+        #expect(first.appReport?.files.allSatisfy { $0.decidedBy == .interfaceStyle && $0.appearance == .dark } == true)
+        let dark = SpringBoardModel.Variant(orientation: .portrait, appearance: .dark)
+        #expect(try sim.launch(bundle: bundle, now: during).contentHash == (try object(in: bundle, dark, pixels: iPhone15)))
+    }
 }

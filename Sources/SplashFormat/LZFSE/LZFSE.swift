@@ -45,6 +45,8 @@
 // other platform, and in tests everywhere, the pure-Swift code is used
 // (`LZFSEDecoder`, `LZVNEncoder`).
 
+import Foundation
+
 /// Why an LZFSE stream was refused.
 public enum LZFSEError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input ended inside the block (or block header) that starts at `offset`.
@@ -138,6 +140,15 @@ public enum LZFSE {
         }
         #endif
         return try LZFSEDecoder.decode(input, limit: limit)
+    }
+
+    /// ``decompress(_:limit:)`` into `Data`, with no second copy of the output off Apple platforms.
+    public static func decompressData(_ input: [UInt8], limit: Int) throws(LZFSEError) -> Data {
+        #if canImport(Compression)
+        return Data(try decompress(input, limit: limit))
+        #else
+        return try LZFSEDecoder.decodeData(input, limit: limit)
+        #endif
     }
 
     /// Encodes bytes as an LZFSE stream the reference decoder reads.

@@ -1,3 +1,5 @@
+import Foundation
+
 // Pure-Swift LZFSE stream decoder (all block kinds). See LZFSE.swift for the
 // format overview and the list of refused inputs.
 //
@@ -303,6 +305,33 @@ enum LZFSEDecoder {
         }
         if let failure { throw failure }
         return result
+    }
+
+    /// ``decode(_:limit:)`` straight into `Data`: the output exists once, never copied.
+    static func decodeData(_ input: [UInt8], limit: Int) throws(LZFSEError) -> Data {
+        try input.withUnsafeBufferPointer { (buffer) throws(LZFSEError) -> Data in
+            let total = try scan(buffer, limit: limit)
+            guard let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { throw .missingEndOfStream(offset: 0) }
+            let (capacity, overflow) = total.addingReportingOverflow(64)
+            guard !overflow else { throw .outputLimitExceeded(limit: limit) }
+            var output = Data(count: capacity)
+            let scratch = LZFSEDecoderScratch()
+            var failure: LZFSEError?
+            output.withUnsafeMutableBytes { raw in
+                guard let out = raw.bindMemory(to: UInt8.self).baseAddress else {
+                    failure = .outputLimitExceeded(limit: limit)
+                    return
+                }
+                do throws(LZFSEError) {
+                    try decodeBlocks(base, count: buffer.count, out: out, total: total, scratch: scratch)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            output.count = total
+            return output
+        }
     }
 
     /// Decodes all blocks into `out` (capacity `total` + 64).
