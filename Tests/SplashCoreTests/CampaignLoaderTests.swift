@@ -98,6 +98,12 @@ import Testing
         #expect(catalogue.device(named: "iPhone 15")?.points == Manifest.Size(width: 393, height: 852))
         #expect(catalogue.device(named: "iPhone 15")?.scale == 3)
         #expect(catalogue.device(named: "iPad Pro 13-inch (M4)")?.points == Manifest.Size(width: 1032, height: 1376))
+        // The 2025 models (reference §8 and Apple's specifications cited in devices.json).
+        #expect(catalogue.device(named: "iPad Pro 13-inch (M5)")?.points == Manifest.Size(width: 1032, height: 1376))
+        #expect(catalogue.device(named: "iPad Pro 11-inch (M5)")?.points == Manifest.Size(width: 834, height: 1210))
+        #expect(catalogue.device(named: "iPad (A16)")?.points == Manifest.Size(width: 820, height: 1180))
+        #expect(catalogue.device(named: "iPhone 17 Pro Max")?.points == Manifest.Size(width: 440, height: 956))
+        #expect(catalogue.device(named: "iPhone Air")?.points == Manifest.Size(width: 420, height: 912))
         #expect(screens.first { $0.points.width == 414 && $0.scale == 2 }?.devices.map(\.name) == ["iPhone XR", "iPhone 11"])
     }
 }
