@@ -28,12 +28,8 @@ struct ApplierPaths: Sendable {
         folder = os.snapshotFolder(bundleID: bundleID)
     }
 
-    /// Letters, digits and hyphens in two or more dot-separated parts: never a path.
-    static func isBundleIdentifier(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return text.utf8.count <= 255 && parts.count >= 2
-            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
-    }
+    /// Whether `text` is a bundle identifier (``Manifest/isBundleIdentifier(_:)``): never a path.
+    static func isBundleIdentifier(_ text: String) -> Bool { Manifest.isBundleIdentifier(text) }
 
     /// A backup folder name for a state key: `backups/` + 16 hex digits.
     static func backupFolder(for key: ApplierState.Key, folder: String) -> String {

@@ -232,6 +232,7 @@ public struct SnapshotApplier: Sendable {
         if !fromBackupsOnly, let saved = survey.saved, saved.key == key, saved.files.count == survey.names.count,
            survey.names.allSatisfy({ saved.files[$0] != nil }) {
             var state = saved
+            state.folderMoved = nil  // any move was finished or undone before the records are read
             for (name, record) in saved.files where record.pending != nil {
                 if let data = readBounded(survey.paths.folderURL.appendingPathComponent(name), limit: ReadLimits.snapshotBytes) {
                     state.files[name]?.current = sha256Hex(data)

@@ -116,7 +116,7 @@ private struct Reading {
         }
         let bundleID = keys["bundle_id"].flatMap { node -> String? in
             guard let id = reader.string(node, "app.bundle_id") else { return nil }
-            guard id.range(of: #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$"#, options: .regularExpression) != nil else {
+            guard Manifest.isBundleIdentifier(id) else {
                 reader.error(node, "app.bundle_id", "expected a reverse-DNS bundle identifier such as com.example.shop; found \"\(id)\"")
                 return nil
             }

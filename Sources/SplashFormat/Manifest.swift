@@ -215,13 +215,19 @@ extension Manifest {
         return manifest
     }
 
+    /// Letters, digits and hyphens in two or more dot-separated parts (at most 255 bytes): a bundle
+    /// identifier, and so never a path. Campaign files, manifests and the applier all take this one.
+    public static func isBundleIdentifier(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return text.utf8.count <= 255 && parts.count >= 2
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
+    }
+
     /// What puts a decoded manifest outside what any real bundle holds, if anything: the app id is
     /// not a bundle identifier (it names a folder), or a number is beyond every screen (so nothing
     /// computed from it can overflow or allocate without bound).
     var rangeProblem: String? {
-        let parts = app.bundleID.split(separator: ".", omittingEmptySubsequences: false)
-        guard app.bundleID.utf8.count <= 255, parts.count >= 2,
-              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }) else {
+        guard Self.isBundleIdentifier(app.bundleID) else {
             return "app.bundle_id \"\(app.bundleID)\" is not a bundle identifier"
         }
         let side = 1...Int(KTXFile.maxDimension)
