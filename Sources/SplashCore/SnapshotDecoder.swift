@@ -42,9 +42,41 @@ extension SnapshotDecoder {
         }
         let header = try SnapshotHeader.pixelSize(of: data)
         guard header.width * header.height <= maxPixels else { throw ImageError.tooLarge(width: header.width, height: header.height, limit: maxPixels) }
+        // Only the blocks read are kept; the inflated level is gone before astcenc's context exists.
+        let picked = try PickedBlocks(data)
+        let (width, height) = (picked.width, picked.height)
+        let codec = try ASTCCodec(decodeOnly: ())
+        let decodedCorner = try codec.decompress(picked.corner, width: picked.cornerAcross * 4, height: picked.cornerDown * 4)
+        // The last block row and column may reach past the image: keep the real pixels only.
+        let cornerWidth = width - (picked.across - picked.cornerAcross) * 4, cornerHeight = height - (picked.down - picked.cornerDown) * 4
+        var corner = [UInt8]()
+        corner.reserveCapacity(cornerWidth * cornerHeight * 4)
+        for y in 0..<cornerHeight {
+            let start = y * decodedCorner.width * 4
+            corner.append(contentsOf: decodedCorner.pixels[start..<start + cornerWidth * 4])
+        }
+        let grid = try codec.decompress(picked.grid, width: picked.gridAcross * 4, height: picked.gridDown * 4)
+        var sum = 0.0
+        for i in stride(from: 0, to: grid.pixels.count, by: 4) {
+            sum += SnapshotSample.luma(grid.pixels[i], grid.pixels[i + 1], grid.pixels[i + 2])
+        }
+        return SnapshotSample(width: width, height: height, corner: RGBAImage(width: cornerWidth, height: cornerHeight, pixels: corner),
+                              luma: sum / Double(max(1, grid.pixels.count / 4)))
+    }
+}
+
+/// The ASTC blocks a sample reads, copied out of a file's level: the last two block rows and
+/// columns, and a grid of at most 32×32 blocks, each laid out as a small image of its own.
+private struct PickedBlocks {
+    let width: Int, height: Int
+    let across: Int, down: Int
+    let cornerAcross: Int, cornerDown: Int
+    let gridAcross: Int, gridDown: Int
+    let corner: Data, grid: Data
+
+    init(_ data: Data) throws {
         let (width, height, blocks) = try SnapshotHeader.astcBlocks(of: data)
         let across = (width + 3) / 4, down = (height + 3) / 4
-        let codec = try ASTCCodec(decodeOnly: ())
         func gather(_ columns: [Int], _ rows: [Int]) -> Data {
             var out = Data(capacity: columns.count * rows.count * 16)
             blocks.withUnsafeBytes { raw in
@@ -58,24 +90,17 @@ extension SnapshotDecoder {
             return out
         }
         let cornerColumns = Array(max(0, across - 2)..<across), cornerRows = Array(max(0, down - 2)..<down)
-        let decodedCorner = try codec.decompress(gather(cornerColumns, cornerRows), width: cornerColumns.count * 4, height: cornerRows.count * 4)
-        // The last block row and column may reach past the image: keep the real pixels only.
-        let cornerWidth = width - cornerColumns[0] * 4, cornerHeight = height - cornerRows[0] * 4
-        var corner = [UInt8]()
-        corner.reserveCapacity(cornerWidth * cornerHeight * 4)
-        for y in 0..<cornerHeight {
-            let start = y * decodedCorner.width * 4
-            corner.append(contentsOf: decodedCorner.pixels[start..<start + cornerWidth * 4])
-        }
         let gridAcross = min(across, 32), gridDown = min(down, 32)
-        let grid = try codec.decompress(gather((0..<gridAcross).map { $0 * across / gridAcross }, (0..<gridDown).map { $0 * down / gridDown }),
-                                        width: gridAcross * 4, height: gridDown * 4)
-        var sum = 0.0
-        for i in stride(from: 0, to: grid.pixels.count, by: 4) {
-            sum += SnapshotSample.luma(grid.pixels[i], grid.pixels[i + 1], grid.pixels[i + 2])
-        }
-        return SnapshotSample(width: width, height: height, corner: RGBAImage(width: cornerWidth, height: cornerHeight, pixels: corner),
-                              luma: sum / Double(max(1, grid.pixels.count / 4)))
+        self.width = width
+        self.height = height
+        self.across = across
+        self.down = down
+        cornerAcross = cornerColumns.count
+        cornerDown = cornerRows.count
+        self.gridAcross = gridAcross
+        self.gridDown = gridDown
+        corner = gather(cornerColumns, cornerRows)
+        grid = gather((0..<gridAcross).map { $0 * across / gridAcross }, (0..<gridDown).map { $0 * down / gridDown })
     }
 }
 

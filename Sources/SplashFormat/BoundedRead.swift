@@ -10,14 +10,26 @@ import Darwin
 public func readBounded(_ url: URL, limit: Int) -> Data? {
     var info = stat()
     guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= limit else { return nil }
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-    defer { try? handle.close() }
-    do {
-        let data = try handle.read(upToCount: limit + 1) ?? Data()
-        return data.count <= limit ? data : nil
-    } catch {
-        return nil
+    let fd = open(url.path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    // One buffer of the size the file had, filled by read(2): no second copy of the bytes. A file
+    // that grew past that size since the stat is refused rather than read in part.
+    let size = Int(info.st_size)
+    var data = Data(count: size)
+    let filled = data.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        var offset = 0
+        while offset < size {
+            let n = read(fd, base + offset, size - offset)
+            if n <= 0 { break }
+            offset += n
+        }
+        return offset
     }
+    var extra: UInt8 = 0
+    guard filled == size, read(fd, &extra, 1) == 0 else { return nil }
+    return data
 }
 
 /// Limits on what a reader accepts, so no header or manifest can make it allocate without bound.
