@@ -103,8 +103,8 @@ public struct SnapshotApplier: Sendable {
             throw .badBundle(.otherApp(expected: paths.bundleID, found: manifest.app.bundleID))
         }
         let restoring = mode == .restore || mode == .restoreFromBackups
-        let campaign = restoring ? nil : manifest.flatMap { campaignInForce($0, at: now) }
-        let nextChange = restoring ? nil : manifest.flatMap { nextBoundary($0, after: now) }
+        let campaign = restoring ? nil : manifest?.campaign(inForceAt: now, appVersion: appVersion)
+        let nextChange = restoring ? nil : manifest?.nextChange(after: now, appVersion: appVersion)
         if mode != .status { try finishInterruptedMoves(&survey) }
         var problems: [ApplyReport.Problem] = []
         if let reason = survey.stateProblem {
@@ -271,7 +271,7 @@ public struct SnapshotApplier: Sendable {
 
     /// Marks a folder as not to be backed up to iCloud or a computer: backups and bundles can be
     /// made again (reference §9).
-    private static func excludeFromBackup(_ url: URL) {
+    static func excludeFromBackup(_ url: URL) {
         #if canImport(Darwin)
         var folder = url
         var values = URLResourceValues()
@@ -280,33 +280,16 @@ public struct SnapshotApplier: Sendable {
         #endif
     }
 
-    /// The first campaign whose schedule covers `now` and whose app-version range holds this version.
-    func campaignInForce(_ manifest: Manifest, at now: Date) -> Manifest.Campaign? {
-        guard versionApplies(manifest.app) else { return nil }
-        return manifest.campaigns.first { $0.schedule.start <= now && now < $0.schedule.end }
-    }
-
-    /// The next start or end after `now`, among campaigns for this version.
-    func nextBoundary(_ manifest: Manifest, after now: Date) -> Date? {
-        guard versionApplies(manifest.app) else { return nil }
-        return manifest.campaigns.flatMap { [$0.schedule.start, $0.schedule.end] }.filter { $0 > now }.min()
-    }
-
-    private func versionApplies(_ app: Manifest.App) -> Bool {
-        let version = VersionNumber(appVersion)
-        if let min = app.minVersion, version < VersionNumber(min) { return false }
-        if let max = app.maxVersion, VersionNumber(max) < version { return false }
-        return true
-    }
-
     private func report(_ state: ApplierState, campaign: String?, nextChange: Date?, manifest: Manifest?, regenerated: Bool,
                         noOp: Bool, actions: [String: ApplyReport.Action], notes: [String: String],
                         problems: [ApplyReport.Problem]) -> ApplyReport {
         let snapshots = manifest?.campaigns.flatMap(\.snapshots) ?? []
         let files = state.files.keys.sorted().compactMap { name -> ApplyReport.File? in
             guard let record = state.files[name] else { return nil }
+            // Campaigns may share an object: the one in force names it first.
+            let holders = manifest?.campaigns.filter { $0.snapshots.contains { $0.object == record.current } } ?? []
             let showing = record.current == record.original ? "original"
-                : (manifest?.campaigns.first { $0.snapshots.contains { $0.object == record.current } }?.id ?? state.campaign ?? "replacement")
+                : (holders.first { $0.id == campaign }?.id ?? holders.first?.id ?? state.campaign ?? "replacement")
             return ApplyReport.File(
                 name: name, width: record.width, height: record.height, orientation: record.orientation,
                 appearance: record.appearance, decidedBy: record.decidedBy,

@@ -27,25 +27,36 @@ public struct BundleBuilder: Sendable {
         self.outputRoot = outputRoot
     }
 
-    /// Builds the bundle for `campaign`. On any error nothing under `outputRoot/<name>` changes.
-    /// `progress` receives (snapshots done, snapshots to render), from worker threads.
+    /// Builds the bundle for `campaign` under `outputRoot/<name>/`.
     public func build(_ campaign: Campaign, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> BuildReport {
+        try build(Season(campaign), progress: progress)
+    }
+
+    /// Builds one bundle holding every campaign of `season`, objects shared between them. On any
+    /// error nothing under `outputRoot/<name>` changes. `progress` receives (snapshots done,
+    /// snapshots to render), from worker threads.
+    public func build(_ season: Season, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> BuildReport {
+        if let problem = season.problems.first { throw CampaignError([problem]) }
         let clock = ContinuousClock()
         let started = clock.now
         var times = StageTimes()
 
         let readStart = clock.now
-        let artwork = try Artwork.read(campaign, maxPixels: maxImagePixels)
-        let planned = try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator)
+        var plans: [(campaign: Campaign, artwork: Artwork, snapshots: [PlannedSnapshot])] = []
+        for campaign in season.campaigns {
+            let artwork = try Artwork.read(campaign, maxPixels: maxImagePixels)
+            plans.append((campaign, artwork, try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator)))
+        }
         times.decode += clock.now - readStart
 
-        // One object per distinct recipe; earlier builds may already hold it.
-        var recipes: [String: RenderRecipe] = [:]
+        // One object per distinct recipe, across campaigns; earlier builds may already hold it.
+        var recipes: [String: (recipe: RenderRecipe, plan: Int)] = [:]
         var recipeOrder: [String] = []
-        for snapshot in planned {
-            let key = snapshot.recipe.key
-            if recipes[key] == nil { recipeOrder.append(key) }
-            recipes[key] = snapshot.recipe
+        for (index, plan) in plans.enumerated() {
+            for snapshot in plan.snapshots where recipes[snapshot.recipe.key] == nil {
+                recipeOrder.append(snapshot.recipe.key)
+                recipes[snapshot.recipe.key] = (snapshot.recipe, index)
+            }
         }
         let cache = BuildCache(root: outputRoot.appendingPathComponent(".cache"))
         var objects: [String: StoredObject] = [:]
@@ -59,13 +70,17 @@ public struct BundleBuilder: Sendable {
         let toRender = recipeOrder.filter { objects[$0] == nil }
 
         let decodeStart = clock.now
-        let needed = Set(toRender.flatMap { recipes[$0]!.placements.map(\.image) })
-        let art = try artwork.decode(needed, maxPixels: maxImagePixels)
+        var art: [String: RGBAImage] = [:]
+        for (index, plan) in plans.enumerated() {
+            let needed = Set(toRender.filter { recipes[$0]!.plan == index }.flatMap { recipes[$0]!.recipe.placements.map(\.image) })
+            for (path, image) in try plan.artwork.decode(needed, maxPixels: maxImagePixels) {
+                if let hash = plan.artwork.items[path]?.contentHash { art[hash] = image }
+            }
+        }
         times.decode += clock.now - decodeStart
 
-        let writer = try BundleWriter(outputRoot: outputRoot, name: campaign.name)
-        let rendered = try render(toRender.map { ($0, recipes[$0]!) }, art: art, campaign: campaign, cache: cache,
-                                  times: &times, progress: progress)
+        let writer = try BundleWriter(outputRoot: outputRoot, name: season.name)
+        let rendered = try render(toRender.map { ($0, recipes[$0]!.recipe) }, art: art, cache: cache, times: &times, progress: progress)
         objects.merge(rendered) { old, _ in old }
 
         let writeStart = clock.now
@@ -73,28 +88,32 @@ public struct BundleBuilder: Sendable {
             try writer.addObject(at: objects[key]!.url, hash: objects[key]!.hash)
         }
         let manifest = Manifest(
-            generator: SplashgenVersion.generator, app: campaign.app,
-            campaigns: [Manifest.Campaign(
-                id: campaign.name, schedule: campaign.schedule, grey: campaign.grey, encoding: campaign.encoding,
-                marker: Manifest.Marker(light: campaign.marker.light.hex, dark: campaign.marker.dark.hex, size: campaign.marker.size),
-                snapshots: planned.map { snapshot in
-                    let object = objects[snapshot.recipe.key]!
-                    return Manifest.Snapshot(
-                        points: snapshot.screen.points, scale: snapshot.screen.scale,
-                        pixels: snapshot.screen.pixels(snapshot.orientation), orientation: snapshot.orientation,
-                        appearance: snapshot.appearance, family: snapshot.screen.family.rawValue,
-                        devices: snapshot.screen.devices.map(\.name),
-                        object: object.hash, bytes: object.bytes)
-                })])
+            generator: SplashgenVersion.generator, app: Manifest.App(bundleID: season.campaigns[0].app.bundleID),
+            campaigns: plans.map { plan in
+                let campaign = plan.campaign
+                return Manifest.Campaign(
+                    id: campaign.name, schedule: campaign.schedule, grey: campaign.grey, encoding: campaign.encoding,
+                    marker: Manifest.Marker(light: campaign.marker.light.hex, dark: campaign.marker.dark.hex, size: campaign.marker.size),
+                    snapshots: plan.snapshots.map { snapshot in
+                        let object = objects[snapshot.recipe.key]!
+                        return Manifest.Snapshot(
+                            points: snapshot.screen.points, scale: snapshot.screen.scale,
+                            pixels: snapshot.screen.pixels(snapshot.orientation), orientation: snapshot.orientation,
+                            appearance: snapshot.appearance, family: snapshot.screen.family.rawValue,
+                            devices: snapshot.screen.devices.map(\.name),
+                            object: object.hash, bytes: object.bytes)
+                    },
+                    priority: campaign.priority, minVersion: campaign.app.minVersion, maxVersion: campaign.app.maxVersion)
+            })
         let bundle = try writer.commit(manifest)
         times.write += clock.now - writeStart
         times.total = clock.now - started
 
         var byFamily: [DeviceFamily: Int] = [:]
-        for snapshot in planned { byFamily[snapshot.screen.family, default: 0] += 1 }
+        for plan in plans { for snapshot in plan.snapshots { byFamily[snapshot.screen.family, default: 0] += 1 } }
         let unique = Dictionary(objects.values.map { ($0.hash, $0.bytes) }) { a, _ in a }
-        return BuildReport(bundle: bundle, manifest: manifest, snapshots: planned.count, snapshotsByFamily: byFamily,
-                           uniqueObjects: unique.count, bytes: unique.values.reduce(0, +),
+        return BuildReport(bundle: bundle, manifest: manifest, snapshots: plans.reduce(0) { $0 + $1.snapshots.count },
+                           snapshotsByFamily: byFamily, uniqueObjects: unique.count, bytes: unique.values.reduce(0, +),
                            rendered: toRender.count, reused: recipeOrder.count - toRender.count, times: times)
     }
 
@@ -105,7 +124,7 @@ public struct BundleBuilder: Sendable {
     }
 
     /// Renders, encodes, hashes and caches recipes on `workers` threads, each with its own encoder.
-    private func render(_ jobs: [(key: String, recipe: RenderRecipe)], art: [String: RGBAImage], campaign: Campaign,
+    private func render(_ jobs: [(key: String, recipe: RenderRecipe)], art: [String: RGBAImage],
                         cache: BuildCache, times: inout StageTimes,
                         progress: (@Sendable (Int, Int) -> Void)?) throws -> [String: StoredObject] {
         guard !jobs.isEmpty else { return [:] }
@@ -120,11 +139,8 @@ public struct BundleBuilder: Sendable {
         let clock = ContinuousClock()
         let workerCount = max(1, min(workers, jobs.count))
         DispatchQueue.concurrentPerform(iterations: workerCount) { _ in
-            let encoder: SnapshotEncoder
-            do { encoder = try SnapshotEncoder(encoding: campaign.encoding, quality: campaign.astcQuality) } catch {
-                shared.withLock { $0.failure = $0.failure ?? BuildError.encodeFailed("\(error)") }
-                return
-            }
+            // One encoder per (encoding, quality) a worker meets: campaigns of a season may differ.
+            var encoders: [String: SnapshotEncoder] = [:]
             var local = StageTimes()
             while true {
                 let index: Int? = shared.withLock { state in
@@ -139,7 +155,12 @@ public struct BundleBuilder: Sendable {
                     let image = SnapshotRenderer.render(job.recipe, art: art)
                     local.resample += clock.now - mark
                     mark = clock.now
-                    let data = try encoder.encode(image)
+                    let encoderKey = "\(job.recipe.encoding.rawValue)/\(job.recipe.quality)"
+                    if encoders[encoderKey] == nil {
+                        guard let quality = ASTCQuality(rawValue: job.recipe.quality) else { throw BuildError.encodeFailed("unknown quality \(job.recipe.quality)") }
+                        encoders[encoderKey] = try SnapshotEncoder(encoding: job.recipe.encoding, quality: quality)
+                    }
+                    let data = try encoders[encoderKey]!.encode(image)
                     local.encode += clock.now - mark
                     mark = clock.now
                     let hash = sha256Hex(data)

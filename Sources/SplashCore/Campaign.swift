@@ -12,6 +12,8 @@ public struct Campaign: Equatable, Sendable {
     public var app: Manifest.App
     /// When it is in force.
     public var schedule: Manifest.Schedule
+    /// Among campaigns in force at once, the highest priority is shown.
+    public var priority: Int
     /// Whether the launch screen is shown in grey.
     public var grey: Bool
     /// What the snapshot objects hold.
@@ -28,6 +30,10 @@ public struct Campaign: Equatable, Sendable {
     public var appearances: [Appearance: AppearanceSpec]
     /// The folder that relative image paths start from.
     public var baseDirectory: URL
+    /// Where the file wrote `name`, for problems found across campaigns.
+    public var nameSource: SourceLocation
+    /// Where the file wrote `schedule`, for problems found across campaigns.
+    public var scheduleSource: SourceLocation
 
     /// The storyboard's bottom-right marker view.
     public struct Marker: Equatable, Hashable, Sendable {

@@ -70,7 +70,7 @@ private struct Reading {
     var catalogue: DeviceCatalogue
     let baseDirectory: URL
 
-    static let topKeys = ["schema", "name", "app", "schedule", "grey", "encoding", "astc_quality", "orientations",
+    static let topKeys = ["schema", "name", "app", "schedule", "priority", "grey", "encoding", "astc_quality", "orientations",
                           "devices", "display_zoom", "marker", "appearances", "catalogue"]
 
     mutating func campaign(_ root: Node) -> Campaign? {
@@ -84,6 +84,7 @@ private struct Reading {
         let name = top["name"].flatMap(name)
         let app = top["app"].flatMap(app)
         let schedule = top["schedule"].flatMap(schedule)
+        let priority = top["priority"].map { reader.int($0, "priority", in: -1000...1000) } ?? 0
         let grey = top["grey"].map { reader.bool($0, "grey") } ?? false
         let encoding = top["encoding"].map { reader.oneOf($0, "encoding", as: SnapshotEncoding.self) } ?? .ktx
         let quality = top["astc_quality"].map { reader.oneOf($0, "astc_quality", as: ASTCQuality.self) } ?? .medium
@@ -94,21 +95,15 @@ private struct Reading {
         let marker = self.marker(top["marker"])
         let appearances = top["appearances"].flatMap { node in self.appearances(node, orientations: orientations ?? []) }
 
-        guard let name, let app, let schedule, let grey, let encoding, let quality, let orientations, let screens,
-              let marker, let appearances else { return nil }
-        return Campaign(name: name, app: app, schedule: schedule, grey: grey, encoding: encoding, astcQuality: quality,
+        guard let name, let app, let schedule, let priority, let grey, let encoding, let quality, let orientations, let screens,
+              let marker, let appearances, let nameNode = top["name"], let scheduleNode = top["schedule"] else { return nil }
+        return Campaign(name: name, app: app, schedule: schedule, priority: priority, grey: grey, encoding: encoding, astcQuality: quality,
                         orientations: orientations, screens: screens, marker: marker, appearances: appearances,
-                        baseDirectory: baseDirectory)
+                        baseDirectory: baseDirectory,
+                        nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
     }
 
-    func name(_ node: Node) -> String? {
-        guard let name = reader.string(node, "name") else { return nil }
-        guard name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil else {
-            reader.error(node, "name", "expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"\(name)\"")
-            return nil
-        }
-        return name
-    }
+    func name(_ node: Node) -> String? { reader.bundleName(node, "name") }
 
     func app(_ node: Node) -> Manifest.App? {
         guard let keys = reader.mapping(node, "app", keys: ["bundle_id", "min_version", "max_version"], required: ["bundle_id"]) else {
@@ -139,11 +134,12 @@ private struct Reading {
     }
 
     func schedule(_ node: Node) -> Manifest.Schedule? {
-        guard let keys = reader.mapping(node, "schedule", keys: ["start", "end"], required: ["start", "end"]) else { return nil }
+        guard let keys = reader.mapping(node, "schedule", keys: ["start", "end"], required: ["start"]) else { return nil }
         let start = keys["start"].flatMap { reader.date($0, "schedule.start") }
-        let end = keys["end"].flatMap { reader.date($0, "schedule.end") }
+        // No end: in force from the start on. A written end must read.
+        let end: Date?? = keys["end"].map { reader.date($0, "schedule.end") } ?? .some(nil)
         guard let start, let end else { return nil }
-        guard end > start else {
+        if let end, end <= start {
             reader.error(keys["end"], "schedule.end", "the campaign ends before it starts; end must be after start")
             return nil
         }

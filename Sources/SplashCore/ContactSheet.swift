@@ -12,6 +12,10 @@ public enum ContactSheet {
     static let maxSheetPixels = 200_000_000
     static let background = RGBAColor(r: 0x8C, g: 0x8C, b: 0x8C)
     static let ink = RGBAColor(r: 0x12, g: 0x12, b: 0x12)
+    /// Timeline bars: one colour per campaign of a season, grey for the originals.
+    static let palette = ["#C0392B", "#2471A3", "#7D3C98", "#D68910", "#148F77", "#A04000"].compactMap { RGBAColor(hex: $0) }
+    static let originalsColor = RGBAColor(r: 0xE0, g: 0xE0, b: 0xE0)
+    static let barHeight = 24, timelineRow = 24 + 6 + 3 * 18 + 12
 
     /// Where one snapshot landed on the sheet.
     public struct Tile: Sendable {
@@ -31,31 +35,56 @@ public enum ContactSheet {
         texts.append((title + " — " + manifest.app.bundleID, 30, margin, y))
         y += 48
         var width = margin * 2 + font.width(title, pixelHeight: 30)
-        for appearance in Appearance.allCases {
-            let snapshots = manifest.campaigns.flatMap(\.snapshots).filter { $0.appearance == appearance }
-                .sorted { ($0.orientation, $0.family, $0.pixels.width * $0.pixels.height) < ($1.orientation, $1.family, $1.pixels.width * $1.pixels.height) }
-            guard !snapshots.isEmpty else { continue }
-            texts.append((appearance.rawValue, 26, margin, y))
+        var bars: [(x: Int, y: Int, width: Int, color: RGBAColor)] = []
+        if manifest.campaigns.count > 1 {
+            // A season: which campaign shows when (every app version), one bar per span.
+            texts.append(("timeline", 26, margin, y))
             y += 40
-            var x = margin, rowHeight = 0
-            var orientation = snapshots[0].orientation
-            for snapshot in snapshots {
-                let w = Int((Double(snapshot.pixels.width) * scale).rounded()), h = Int((Double(snapshot.pixels.height) * scale).rounded())
-                let label = labels(snapshot)
-                let cell = max(w, label.map { font.width($0, pixelHeight: 15) }.max() ?? 0)
-                if x > margin && (x + cell > maxWidth - margin || snapshot.orientation != orientation) {
+            var x = margin
+            for span in manifest.timeline(appVersion: nil) {
+                let lines = [span.campaign.map { "\($0.id) (priority \($0.priority))" } ?? "originals",
+                             "from " + span.start.formatted(.iso8601), span.end.map { "to " + $0.formatted(.iso8601) } ?? "on"]
+                let cell = (lines.map { font.width($0, pixelHeight: 15) }.max() ?? 0) + 12
+                if x > margin && x + cell > maxWidth - margin {
                     x = margin
-                    y += rowHeight + gap
-                    rowHeight = 0
+                    y += timelineRow
                 }
-                orientation = snapshot.orientation
-                placed.append(Tile(snapshot: snapshot, x: x, y: y, width: w, height: h))
-                for (line, text) in label.enumerated() { texts.append((text, 15, x, y + h + 6 + line * 18)) }
-                rowHeight = max(rowHeight, h + 6 + label.count * 18)
+                let index = span.campaign.flatMap { shown in manifest.campaigns.firstIndex { $0.id == shown.id } }
+                bars.append((x, y, cell, index.map { palette[$0 % palette.count] } ?? originalsColor))
+                for (line, text) in lines.enumerated() { texts.append((text, 15, x, y + barHeight + 6 + line * 18)) }
                 width = max(width, x + cell + margin)
-                x += cell + gap
+                x += cell + 4
             }
-            y += rowHeight + gap * 2
+            y += timelineRow + gap
+        }
+        // Sections per campaign (in a season) and appearance; tiles flow left to right, portrait first.
+        for campaign in manifest.campaigns {
+            for appearance in Appearance.allCases {
+                let snapshots = campaign.snapshots.filter { $0.appearance == appearance }
+                    .sorted { ($0.orientation, $0.family, $0.pixels.width * $0.pixels.height) < ($1.orientation, $1.family, $1.pixels.width * $1.pixels.height) }
+                guard !snapshots.isEmpty else { continue }
+                texts.append((manifest.campaigns.count > 1 ? "\(campaign.id): \(appearance.rawValue)" : appearance.rawValue, 26, margin, y))
+                y += 40
+                var x = margin, rowHeight = 0
+                var orientation = snapshots[0].orientation
+                for snapshot in snapshots {
+                    let w = Int((Double(snapshot.pixels.width) * scale).rounded()), h = Int((Double(snapshot.pixels.height) * scale).rounded())
+                    let label = labels(snapshot)
+                    let cell = max(w, label.map { font.width($0, pixelHeight: 15) }.max() ?? 0)
+                    if x > margin && (x + cell > maxWidth - margin || snapshot.orientation != orientation) {
+                        x = margin
+                        y += rowHeight + gap
+                        rowHeight = 0
+                    }
+                    orientation = snapshot.orientation
+                    placed.append(Tile(snapshot: snapshot, x: x, y: y, width: w, height: h))
+                    for (line, text) in label.enumerated() { texts.append((text, 15, x, y + h + 6 + line * 18)) }
+                    rowHeight = max(rowHeight, h + 6 + label.count * 18)
+                    width = max(width, x + cell + margin)
+                    x += cell + gap
+                }
+                y += rowHeight + gap * 2
+            }
         }
         // Sized only from verified objects: every tile's object checked before a sheet pixel is allocated.
         for tile in placed {
@@ -64,6 +93,9 @@ public enum ContactSheet {
         let height = y + margin - gap
         guard width * height <= maxSheetPixels else { throw ContactSheetError.tooLarge(width: width, height: height, limit: maxSheetPixels) }
         var sheet = RGBAImage(width: width, height: height, fill: background)
+        for bar in bars {
+            SnapshotRenderer.blend(RGBAImage(width: bar.width, height: barHeight, fill: bar.color), over: &sheet, atX: bar.x, y: bar.y)
+        }
         for tile in placed {
             guard let data = files.object(tile.snapshot.object) else { throw BundleProblem.missingObject(tile.snapshot.object) }
             let image = try SnapshotDecoder().decode(data)

@@ -3,7 +3,8 @@ import Foundation
 
 /// Draws a ``RenderRecipe``: background, resampled art (cropped to the canvas), grey, marker.
 public enum SnapshotRenderer {
-    /// The snapshot's pixels. `art` holds the decoded image of every placement, by path.
+    /// The snapshot's pixels. `art` holds the decoded image of every placement, by the SHA-256 of
+    /// its file (so campaigns of a season that name different files by one path never mix).
     /// `blackImages` reproduces the OS bug where every image view of the launch screen renders as
     /// solid black (the sandbox simulator's fault; never used for a build).
     public static func render(_ recipe: RenderRecipe, art: [String: RGBAImage], blackImages: Bool = false) -> RGBAImage {
@@ -16,7 +17,7 @@ public enum SnapshotRenderer {
                 blend(RGBAImage(width: x1 - x0, height: y1 - y0, fill: RGBAColor(r: 0, g: 0, b: 0)), over: &canvas, atX: x0, y: y0)
                 continue
             }
-            let piece = Resampler.resize(art[placement.image]!, width: placement.width, height: placement.height,
+            let piece = Resampler.resize(art[placement.contentHash]!, width: placement.width, height: placement.height,
                                          visible: (x0 - placement.x, y0 - placement.y, x1 - x0, y1 - y0))
             blend(piece, over: &canvas, atX: x0, y: y0)
         }

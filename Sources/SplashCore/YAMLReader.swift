@@ -53,6 +53,16 @@ final class YAMLReader {
         return values
     }
 
+    /// A campaign's or season's name: it names the bundle's folder under `Output/`.
+    func bundleName(_ node: Node, _ path: String) -> String? {
+        guard let name = string(node, path) else { return nil }
+        guard Season.isValidName(name) else {
+            error(node, path, "expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"\(name)\"")
+            return nil
+        }
+        return name
+    }
+
     /// The elements of a sequence, or nil (after reporting).
     func sequence(_ node: Node, _ path: String) -> [Node]? {
         guard case .sequence(let sequence) = node else {

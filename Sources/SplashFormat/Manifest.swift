@@ -3,8 +3,9 @@ import Foundation
 /// The bundle's table of contents: which snapshot object serves which screen, orientation and
 /// appearance, for which app and schedule. Written by `splashgen build`, read by the applier.
 public struct Manifest: Codable, Equatable, Sendable {
-    /// The newest manifest schema this code reads and the one it writes.
-    public static let currentSchema = 1
+    /// The newest manifest schema this code reads and the one it writes. Schema 2 added seasons:
+    /// campaign priorities and version ranges, open-ended schedules, the publish serial.
+    public static let currentSchema = 2
 
     /// Schema version of this manifest.
     public var schema: Int
@@ -14,14 +15,18 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var app: App
     /// The campaigns in the bundle, each with its own schedule and snapshots.
     public var campaigns: [Campaign]
+    /// Set by `splashgen publish`: a number that only grows from one publication to the next, inside
+    /// the signature, so a fetcher can refuse an older manifest replayed to it. Nil when unpublished.
+    public var serial: Int?
 
     /// The app a bundle applies to.
     public struct App: Codable, Equatable, Sendable {
         /// `CFBundleIdentifier`.
         public var bundleID: String
-        /// Lowest `CFBundleShortVersionString` the campaigns apply to (inclusive), if any.
+        /// Lowest `CFBundleShortVersionString` every campaign applies to (inclusive), if any (schema 1;
+        /// since schema 2 each campaign carries its own range).
         public var minVersion: String?
-        /// Highest `CFBundleShortVersionString` the campaigns apply to (inclusive), if any.
+        /// Highest `CFBundleShortVersionString` every campaign applies to (inclusive), if any (schema 1).
         public var maxVersion: String?
 
         private enum CodingKeys: String, CodingKey {
@@ -50,29 +55,68 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var marker: Marker
         /// One entry per (screen size, orientation, appearance).
         public var snapshots: [Snapshot]
+        /// Of the campaigns in force at one instant, the highest priority is shown (a day of mourning
+        /// outranks a sale). Two campaigns of one priority never overlap.
+        public var priority: Int
+        /// Lowest `CFBundleShortVersionString` the campaign applies to (inclusive), if any.
+        public var minVersion: String?
+        /// Highest `CFBundleShortVersionString` the campaign applies to (inclusive), if any.
+        public var maxVersion: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case id, schedule, grey, encoding, marker, snapshots, priority
+            case minVersion = "min_version", maxVersion = "max_version"
+        }
 
         /// Makes a campaign entry.
-        public init(id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, marker: Marker, snapshots: [Snapshot]) {
+        public init(id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, marker: Marker, snapshots: [Snapshot],
+                    priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil) {
             self.id = id
             self.schedule = schedule
             self.grey = grey
             self.encoding = encoding
             self.marker = marker
             self.snapshots = snapshots
+            self.priority = priority
+            self.minVersion = minVersion
+            self.maxVersion = maxVersion
+        }
+
+        /// Reads a campaign; a schema 1 campaign has priority 0 and no range of its own.
+        public init(from decoder: any Decoder) throws {
+            let keys = try decoder.container(keyedBy: CodingKeys.self)
+            id = try keys.decode(String.self, forKey: .id)
+            schedule = try keys.decode(Schedule.self, forKey: .schedule)
+            grey = try keys.decode(Bool.self, forKey: .grey)
+            encoding = try keys.decode(SnapshotEncoding.self, forKey: .encoding)
+            marker = try keys.decode(Marker.self, forKey: .marker)
+            snapshots = try keys.decode([Snapshot].self, forKey: .snapshots)
+            priority = try keys.decodeIfPresent(Int.self, forKey: .priority) ?? 0
+            minVersion = try keys.decodeIfPresent(String.self, forKey: .minVersion)
+            maxVersion = try keys.decodeIfPresent(String.self, forKey: .maxVersion)
         }
     }
 
-    /// A half-open time window `[start, end)`.
+    /// A half-open time window `[start, end)`; with no end, in force from `start` on (the app's own
+    /// launch screen, kept to repair a black render).
     public struct Schedule: Codable, Equatable, Sendable {
         /// First instant the campaign is in force.
         public var start: Date
-        /// First instant it no longer is.
-        public var end: Date
+        /// First instant it no longer is; nil when it never ends.
+        public var end: Date?
 
         /// Makes a schedule.
-        public init(start: Date, end: Date) {
+        public init(start: Date, end: Date?) {
             self.start = start
             self.end = end
+        }
+
+        /// Whether `date` falls in the window.
+        public func contains(_ date: Date) -> Bool { start <= date && end.map { date < $0 } ?? true }
+
+        /// Whether the two windows share an instant.
+        public func overlaps(_ other: Schedule) -> Bool {
+            (end.map { other.start < $0 } ?? true) && (other.end.map { start < $0 } ?? true)
         }
     }
 
@@ -113,10 +157,14 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var object: String
         /// The object's size in bytes.
         public var bytes: Int
+        /// Set by `splashgen publish`: the size of `objects/<object>.deflate`, the object as raw
+        /// DEFLATE (what a phone downloads), so a fetcher knows how much to accept before inflating.
+        public var deflated: Int?
 
         /// Makes a snapshot entry.
         public init(points: Size, scale: Int, pixels: Size, orientation: Orientation, appearance: Appearance,
-                    family: String, devices: [String], object: String, bytes: Int) {
+                    family: String, devices: [String], object: String, bytes: Int, deflated: Int? = nil) {
+            self.deflated = deflated
             self.family = family
             self.points = points
             self.scale = scale
@@ -144,11 +192,12 @@ public struct Manifest: Codable, Equatable, Sendable {
     }
 
     /// Makes a manifest.
-    public init(schema: Int = Manifest.currentSchema, generator: String, app: App, campaigns: [Campaign]) {
+    public init(schema: Int = Manifest.currentSchema, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
         self.schema = schema
         self.generator = generator
         self.app = app
         self.campaigns = campaigns
+        self.serial = serial
     }
 }
 
@@ -231,11 +280,16 @@ extension Manifest {
             return "app.bundle_id \"\(app.bundleID)\" is not a bundle identifier"
         }
         let side = 1...Int(KTXFile.maxDimension)
+        if let serial, serial < 1 { return "serial \(serial) is out of range 1...\(Int.max)" }
         for (c, campaign) in campaigns.enumerated() {
             guard (1...16).contains(campaign.marker.size) else { return "campaigns[\(c)].marker.size \(campaign.marker.size) is out of range 1...16" }
+            if let end = campaign.schedule.end, end <= campaign.schedule.start { return "campaigns[\(c)].schedule ends before it starts" }
             for (s, snapshot) in campaign.snapshots.enumerated() {
                 let at = "campaigns[\(c)].snapshots[\(s)]"
                 guard (1...ReadLimits.snapshotBytes).contains(snapshot.bytes) else { return "\(at).bytes \(snapshot.bytes) is out of range 1...\(ReadLimits.snapshotBytes)" }
+                if let deflated = snapshot.deflated, !(1...ReadLimits.snapshotBytes).contains(deflated) {
+                    return "\(at).deflated \(deflated) is out of range 1...\(ReadLimits.snapshotBytes)"
+                }
                 guard (1...4).contains(snapshot.scale) else { return "\(at).scale \(snapshot.scale) is out of range 1...4" }
                 guard side.contains(snapshot.pixels.width), side.contains(snapshot.pixels.height),
                       side.contains(snapshot.points.width), side.contains(snapshot.points.height) else {

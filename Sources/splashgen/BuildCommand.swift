@@ -3,17 +3,25 @@ import Foundation
 import SplashApplier
 import SplashCore
 
-/// `splashgen build`: campaign files → bundles under Output/.
+/// `splashgen build`: campaign or season files → bundles under Output/.
 struct BuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
-        abstract: "Render every device × orientation × appearance of a campaign into Output/<name>/.")
+        abstract: "Render every device × orientation × appearance of a campaign (or a season of campaigns) into Output/<name>/.",
+        discussion: """
+        Each file given is a bundle of its own: a campaign file, or a season file (schema, name, and \
+        campaigns: a list of campaign files) whose campaigns share one bundle. With --bundle, all the \
+        campaign files given go into one bundle of that name instead.
+        """)
 
-    @Argument(help: "Campaign YAML files.")
+    @Argument(help: "Campaign or season YAML files.")
     var campaigns: [String]
 
     @Option(name: [.short, .long], help: "The folder that receives the bundles.")
     var output = "Output"
+
+    @Option(help: "Put every campaign file given into one bundle (a season) with this name.")
+    var bundle: String?
 
     @Flag(help: "Render everything again instead of reusing Output/.cache.")
     var noCache = false
@@ -24,43 +32,58 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Snapshots rendered at once (default: all cores).")
     var jobs: Int?
 
+    func validate() throws {
+        if let bundle, !Season.isValidName(bundle) {
+            throw ValidationError("--bundle expects letters, digits, '.', '_' or '-' (it names the folder under \(output)/); found \"\(bundle)\"")
+        }
+    }
+
     func run() throws {
-        let catalogue: DeviceCatalogue
-        do { catalogue = try DeviceCatalogue.bundled() } catch { throw Console.fail(error) }
+        let loader: SeasonLoader
+        do { loader = SeasonLoader(catalogue: try DeviceCatalogue.bundled()) } catch { throw Console.fail(error) }
         var builder = BundleBuilder(outputRoot: URL(fileURLWithPath: output))
         builder.useCache = !noCache
         builder.maxImagePixels = maxImagePixels
         if let jobs { builder.workers = max(1, jobs) }
+        let inputs: [(path: String, load: () throws -> Season)]
+        if let bundle {
+            inputs = [(campaigns.joined(separator: " "), {
+                try loader.load(campaigns.map { (URL(fileURLWithPath: $0), $0) }, name: bundle)
+            })]
+        } else {
+            inputs = campaigns.map { path in (path, { try loader.load(contentsOf: URL(fileURLWithPath: path), displayPath: path) }) }
+        }
         var failed = false
-        for path in campaigns {
+        for input in inputs {
             do {
-                let campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: URL(fileURLWithPath: path), displayPath: path)
-                let report = try builder.build(campaign, progress: Console.progress("\(campaign.name): rendering"))
-                print(Self.summary(report, campaign: campaign, output: output))
+                let season = try input.load()
+                let report = try builder.build(season, progress: Console.progress("\(season.name): rendering"))
+                print(Self.summary(report, season: season, output: output))
             } catch {
-                _ = Console.fail(error, context: path)
+                _ = Console.fail(error, context: input.path)
                 failed = true
             }
         }
         if failed { throw ExitCode.failure }
     }
 
-    static func summary(_ report: BuildReport, campaign: Campaign, output: String) -> String {
-        let app = report.manifest.app
-        let versions = app.minVersion == nil && app.maxVersion == nil ? "all versions"
-            : "versions \(app.minVersion ?? "any") to \(app.maxVersion ?? "any")"
+    static func summary(_ report: BuildReport, season: Season, output: String) -> String {
         let families = DeviceFamily.allCases.compactMap { family in report.snapshotsByFamily[family].map { "\(family.rawValue) \($0)" } }
-        let encoding = campaign.encoding == .ktx ? "ktx (KTX 1.1, ASTC 4x4, \(campaign.astcQuality.rawValue))" : "png (PNG bytes in .ktx files)"
-        let start = campaign.schedule.start.formatted(.iso8601), end = campaign.schedule.end.formatted(.iso8601)
-        return """
-        \(campaign.name): wrote \(output)/\(campaign.name)/
-          app        \(app.bundleID), \(versions)
-          schedule   \(start) → \(end)
-          look       \(campaign.renderedAppearances.map(\.rawValue).joined(separator: " + ")), \(campaign.orientations.map(\.rawValue).joined(separator: " + "))\(campaign.grey ? ", grey" : "")
-          encoding   \(encoding)
-          snapshots  \(report.snapshots) (\(families.joined(separator: ", "))) for \(campaign.screens.count) screen sizes
-          objects    \(report.uniqueObjects) unique, \(Console.bytes(report.bytes)); \(report.rendered) rendered, \(report.reused) reused from cache
-          time       \(Console.seconds(report.times.total))
-        """
+        let screens = Set(season.campaigns.flatMap { $0.screens.map { $0.pixels(.portrait) } }).count
+        var lines = ["\(season.name): wrote \(output)/\(season.name)/", "  app        \(report.manifest.app.bundleID)"]
+        for campaign in season.campaigns {
+            let label = season.campaigns.count == 1 ? "" : "\(campaign.name): "
+            let versions = campaign.app.minVersion == nil && campaign.app.maxVersion == nil ? "all versions"
+                : "versions \(campaign.app.minVersion ?? "any") to \(campaign.app.maxVersion ?? "any")"
+            let encoding = campaign.encoding == .ktx ? "ktx (KTX 1.1, ASTC 4x4, \(campaign.astcQuality.rawValue))" : "png (PNG bytes in .ktx files)"
+            let end = campaign.schedule.end.map { Console.time($0) } ?? "no end"
+            lines.append("  \(season.campaigns.count == 1 ? "schedule " : "campaign ")  \(label)\(Console.time(campaign.schedule.start)) → \(end), priority \(campaign.priority), \(versions)")
+            lines.append("  look       \(label)\(campaign.renderedAppearances.map(\.rawValue).joined(separator: " + ")), \(campaign.orientations.map(\.rawValue).joined(separator: " + "))\(campaign.grey ? ", grey" : "")")
+            lines.append("  encoding   \(label)\(encoding)")
+        }
+        lines.append("  snapshots  \(report.snapshots) (\(families.joined(separator: ", "))) for \(screens) screen sizes")
+        lines.append("  objects    \(report.uniqueObjects) unique, \(Console.bytes(report.bytes)); \(report.rendered) rendered, \(report.reused) reused from cache")
+        lines.append("  time       \(Console.seconds(report.times.total))")
+        return lines.joined(separator: "\n")
     }
 }

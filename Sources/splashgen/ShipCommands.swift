@@ -130,7 +130,7 @@ struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Draw a contact sheet of every variant, decoded from the real objects.")
 
-    @Argument(help: "A campaign YAML (built first, reusing Output/.cache), a bundle folder, or an archive.") var source: String
+    @Argument(help: "A campaign or season YAML (built first, reusing Output/.cache), a bundle folder, or an archive.") var source: String
     @Option(name: [.short, .customLong("output")], help: "The PNG to write.") var output: String
     @Option(help: "Where a campaign is built.") var outputRoot = "Output"
 
@@ -138,8 +138,8 @@ struct PreviewCommand: ParsableCommand {
         do {
             var url = URL(fileURLWithPath: source)
             if ["yaml", "yml"].contains(url.pathExtension) {
-                let campaign = try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: source)
-                url = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(campaign, progress: Console.progress("\(campaign.name): rendering")).bundle
+                let season = try SeasonLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: source)
+                url = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(season, progress: Console.progress("\(season.name): rendering")).bundle
             }
             let sheet = try ContactSheet.render(try BundleFiles(url), font: try TextRenderer.standard())
             try PNGCodec.encode(sheet.image).write(to: URL(fileURLWithPath: output), options: .atomic)

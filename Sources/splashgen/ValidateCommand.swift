@@ -6,9 +6,9 @@ import SplashCore
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check campaign files and their artwork without building.")
+        abstract: "Check campaign or season files and their artwork without building.")
 
-    @Argument(help: "Campaign YAML files.")
+    @Argument(help: "Campaign or season YAML files.")
     var campaigns: [String]
 
     @Option(help: "Refuse art images with more pixels than this.")
@@ -20,9 +20,9 @@ struct ValidateCommand: ParsableCommand {
         var failed = false
         for path in campaigns {
             do {
-                let campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: URL(fileURLWithPath: path), displayPath: path)
-                let count = try CampaignValidator.validate(campaign, maxImagePixels: maxImagePixels)
-                print("\(path): ok (\(campaign.name): \(count) snapshots)")
+                let season = try SeasonLoader(catalogue: catalogue).load(contentsOf: URL(fileURLWithPath: path), displayPath: path)
+                let counts = try season.campaigns.map { "\($0.name): \(try CampaignValidator.validate($0, maxImagePixels: maxImagePixels)) snapshots" }
+                print("\(path): ok (\(counts.joined(separator: ", ")))")
             } catch {
                 _ = Console.fail(error, context: path)
                 failed = true

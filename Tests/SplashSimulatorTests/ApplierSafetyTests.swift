@@ -31,8 +31,8 @@ import Testing
         ("truncated object", { bundle in let url = try firstObject(bundle); try Data(contentsOf: url).prefix(1000).write(to: url) },
          { if case .sizeMismatch(_, _, 1000) = $0 { true } else { false } }),
         ("wrong pixel size", { bundle in try swapInObjectOfAnotherSize(bundle) }, { if case .wrongPixelSize = $0 { true } else { false } }),
-        ("newer schema", { bundle in try editManifest(bundle) { $0.replacingOccurrences(of: "\"schema\" : 1", with: "\"schema\" : 7") } },
-         { $0 == .newerSchema(found: 7, supported: 1) }),
+        ("newer schema", { bundle in try editManifest(bundle) { $0.replacingOccurrences(of: "\"schema\" : 2", with: "\"schema\" : 7") } },
+         { $0 == .newerSchema(found: 7, supported: 2) }),
         ("malformed JSON", { bundle in try editManifest(bundle) { String($0.prefix(200)) } }, { if case .malformedManifest = $0 { true } else { false } }),
         ("path traversal", { bundle in
             let first = try firstObject(bundle).lastPathComponent

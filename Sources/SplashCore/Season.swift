@@ -1,0 +1,47 @@
+import Foundation
+import SplashFormat
+
+/// The campaigns one bundle holds: one campaign file, a season file's list, or campaign files named
+/// together. Each keeps its own schedule, version range and priority; the bundle shares objects.
+public struct Season: Equatable, Sendable {
+    /// The bundle's name: its folder under `Output/`.
+    public var name: String
+    /// The campaigns, in the order given.
+    public var campaigns: [Campaign]
+
+    /// Makes a season; ``problems`` says whether the campaigns can share a bundle.
+    public init(name: String, campaigns: [Campaign]) {
+        self.name = name
+        self.campaigns = campaigns
+    }
+
+    /// A season of one campaign, named after it.
+    public init(_ campaign: Campaign) {
+        self.init(name: campaign.name, campaigns: [campaign])
+    }
+
+    /// Whether `name` can name a bundle folder: letters, digits, `.`, `_`, `-`, not starting with a
+    /// dot or dash.
+    public static func isValidName(_ name: String) -> Bool {
+        name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil
+    }
+
+    /// What stops these campaigns from sharing one bundle, each at the later campaign's file: another
+    /// app, a name used twice, or two campaigns of one priority whose windows overlap (which one
+    /// shows would be a matter of order).
+    public var problems: [Diagnostic] {
+        var found: [Diagnostic] = []
+        for (index, campaign) in campaigns.enumerated() {
+            for earlier in campaigns[..<index] {
+                if earlier.app.bundleID != campaign.app.bundleID {
+                    found.append(Diagnostic(campaign.nameSource, "\(campaign.name) is for \(campaign.app.bundleID) but \(earlier.name) (\(earlier.nameSource.file)) is for \(earlier.app.bundleID); one bundle serves one app"))
+                } else if earlier.name == campaign.name {
+                    found.append(Diagnostic(campaign.nameSource, "the name \(campaign.name) is already used by \(earlier.nameSource.file); each campaign in a bundle needs its own name"))
+                } else if earlier.priority == campaign.priority, earlier.schedule.overlaps(campaign.schedule) {
+                    found.append(Diagnostic(campaign.scheduleSource, "\(campaign.name) and \(earlier.name) (\(earlier.scheduleSource.file):\(earlier.scheduleSource.line)) overlap with the same priority \(campaign.priority); give the one that should show a higher priority"))
+                }
+            }
+        }
+        return found
+    }
+}

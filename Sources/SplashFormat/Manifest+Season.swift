@@ -1,0 +1,56 @@
+import Foundation
+
+extension Manifest {
+    /// The campaigns that apply to app version `version` (every one when nil): both the bundle's
+    /// range (schema 1) and the campaign's own hold it.
+    public func campaigns(forAppVersion version: String?) -> [Campaign] {
+        guard let version else { return campaigns }
+        let number = VersionNumber(version)
+        func holds(_ min: String?, _ max: String?) -> Bool {
+            if let min, number < VersionNumber(min) { return false }
+            if let max, VersionNumber(max) < number { return false }
+            return true
+        }
+        guard holds(app.minVersion, app.maxVersion) else { return [] }
+        return campaigns.filter { holds($0.minVersion, $0.maxVersion) }
+    }
+
+    /// The campaign shown at `date` to app version `version`: of those in force, the highest
+    /// priority (the first listed among equals, which a build refuses when their windows overlap);
+    /// nil when none is in force, and the originals are shown.
+    public func campaign(inForceAt date: Date, appVersion version: String?) -> Campaign? {
+        var best: Campaign?
+        for campaign in campaigns(forAppVersion: version) where campaign.schedule.contains(date) {
+            if best == nil || campaign.priority > best!.priority { best = campaign }
+        }
+        return best
+    }
+
+    /// The next instant after `date` at which what is shown may change: the nearest start or end of
+    /// any campaign for this version.
+    public func nextChange(after date: Date, appVersion version: String?) -> Date? {
+        boundaries(appVersion: version).first { $0 > date }
+    }
+
+    /// What is shown from the first campaign's start on: consecutive spans, each with the campaign in
+    /// force (nil: the originals); the last span has no end when what it shows never ends.
+    public func timeline(appVersion version: String?) -> [(start: Date, end: Date?, campaign: Campaign?)] {
+        let instants = boundaries(appVersion: version)
+        var spans: [(start: Date, end: Date?, campaign: Campaign?)] = []
+        for (index, start) in instants.enumerated() {
+            let end = index + 1 < instants.count ? instants[index + 1] : nil
+            let shown = campaign(inForceAt: start, appVersion: version)
+            if let last = spans.last, last.campaign?.id == shown?.id {
+                spans[spans.count - 1].end = end
+            } else {
+                spans.append((start, end, shown))
+            }
+        }
+        return spans
+    }
+
+    /// Every start and end, sorted, once each.
+    private func boundaries(appVersion version: String?) -> [Date] {
+        Set(campaigns(forAppVersion: version).flatMap { [$0.schedule.start, $0.schedule.end].compactMap { $0 } }).sorted()
+    }
+}

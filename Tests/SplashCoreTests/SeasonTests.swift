@@ -1,0 +1,72 @@
+import Foundation
+import SplashFormat
+import Testing
+@testable import SplashCore
+
+/// Seasons: several campaigns in one bundle, from a season file or campaign files named together.
+@Suite struct SeasonTests {
+    let loader = SeasonLoader(catalogue: try! DeviceCatalogue.bundled())
+    func seasonFile(_ name: String) -> URL { Fixtures.url("seasons/" + name) }
+    func files(_ names: String...) -> [(url: URL, display: String)] { names.map { (seasonFile($0), $0) } }
+
+    @Test func aSeasonFileBuildsOneBundleWithEveryCampaignsScheduleAndPriority() throws {
+        let season = try loader.load(contentsOf: seasonFile("ok.yaml"), displayPath: "ok.yaml")
+        #expect(season.name == "ok" && season.campaigns.map(\.name) == ["own", "sale-a", "grey"])
+        let report = try BundleBuilder(outputRoot: temporaryFolder()).build(season)
+        let manifest = try Manifest.decode(from: Data(contentsOf: report.bundle.appendingPathComponent("manifest.json")))
+        #expect(manifest.schema == 2 && manifest.app.bundleID == "com.example.shop" && manifest.serial == nil)
+        #expect(manifest.campaigns.map(\.id) == ["own", "sale-a", "grey"])
+        #expect(manifest.campaigns.map(\.priority) == [0, 5, 100])
+        #expect(manifest.campaigns[0].schedule.end == nil, "own.yaml gives no end")
+        // iPhone 15 (the catalogue cites no Display Zoom size for it), portrait, light: one snapshot a
+        // campaign, each on its own background colour.
+        #expect(manifest.campaigns.map(\.snapshots.count) == [1, 1, 1])
+        let objects = try FileManager.default.contentsOfDirectory(atPath: report.bundle.appendingPathComponent("objects").path)
+        #expect(objects.count == 3 && Set(manifest.campaigns.flatMap(\.snapshots).map(\.object)) == Set(objects))
+    }
+
+    @Test func campaignsThatLookTheSameShareTheirObjects() throws {
+        var twin = try loader.load(files("own.yaml"), name: "x").campaigns[0]
+        twin.name = "own-again"
+        twin.schedule = Manifest.Schedule(start: try Date("2030-01-01T00:00:00Z", strategy: .iso8601), end: nil)
+        twin.priority = 1
+        let own = try loader.load(files("own.yaml"), name: "x").campaigns[0]
+        let report = try BundleBuilder(outputRoot: temporaryFolder()).build(Season(name: "twins", campaigns: [own, twin]))
+        #expect(report.snapshots == 2 && report.uniqueObjects == 1)
+    }
+
+    @Test func overlappingCampaignsOfOnePriorityAreRefusedNamingBoth() {
+        #expect(throws: CampaignError([Diagnostic(SourceLocation(file: "sale-b.yaml", line: 6, column: 3, keyPath: "schedule"),
+                                                  "sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority")])) {
+            try loader.load(contentsOf: seasonFile("overlap.yaml"), displayPath: "overlap.yaml")
+        }
+        let message = "sale-b.yaml:6:3: error: schedule: sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority"
+        do { _ = try loader.load(files("sale-a.yaml", "sale-b.yaml"), name: "x") } catch { #expect(error.description == message) }
+    }
+
+    @Test func aSeasonFileNamesItsOwnProblemsAtTheirPlace() {
+        do {
+            _ = try loader.load(contentsOf: seasonFile("broken.yaml"), displayPath: "broken.yaml")
+            Issue.record("broken.yaml loaded")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == [
+                "broken.yaml:5:5: error: campaigns[1]: no such campaign file \"nowhere.yaml\" (paths are relative to the season file's folder)",
+                "broken.yaml:7:5: error: campaigns[3]: \"ok.yaml\" is a season file; a season lists campaign files",
+            ])
+        }
+    }
+
+    @Test func anotherAppOrANameTwiceIsRefused() {
+        do { _ = try loader.load(files("own.yaml", "other-app.yaml"), name: "x"); Issue.record("loaded") } catch {
+            #expect(error.description == "other-app.yaml:2:7: error: name: other is for com.example.other but own (own.yaml) is for com.example.shop; one bundle serves one app")
+        }
+        do { _ = try loader.load(files("own.yaml", "own.yaml"), name: "x"); Issue.record("loaded") } catch {
+            #expect(error.description == "own.yaml:2:7: error: name: the name own is already used by own.yaml; each campaign in a bundle needs its own name")
+        }
+    }
+
+    @Test func aCampaignFileIsASeasonOfOne() throws {
+        let season = try loader.load(contentsOf: Fixtures.url("campaigns/good.yaml"), displayPath: "good.yaml")
+        #expect(season.name == "good" && season.campaigns.count == 1 && season.campaigns[0].priority == 0)
+    }
+}
