@@ -1,5 +1,5 @@
 # splashgen — every target works from a fresh clone; `deps` installs what is missing (Debian/Ubuntu).
-PACKAGES := pkg-config libpng-dev libastcenc-dev libstb-dev fonts-dejavu-core python3 python3-pip
+PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fonts-dejavu-core python3 python3-pip nginx
 BENCH_PACKAGES := imagemagick astcenc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi

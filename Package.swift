@@ -38,12 +38,15 @@ let package = Package(
             name: "SplashFormat",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
+                .target(name: "CSystemZlib", condition: .when(platforms: [.linux, .android])),
             ]
         ),
         /** Run time, in the app: survey the launch cache, plan what each file should hold, carry it out. */
         .target(name: "SplashApplier", dependencies: ["SplashFormat"]),
         /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder. */
         .target(name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "SplashFormat", "CStb"]),
+        /** zlib, for raw DEFLATE of published objects where Apple's Compression framework is absent. */
+        .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         /** libpng, used only through its `png_image_*` simplified API. */
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         /** stb_image_resize and stb_truetype from Debian's libstb-dev. */

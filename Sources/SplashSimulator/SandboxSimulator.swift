@@ -73,6 +73,20 @@ public struct SandboxSimulator {
         return model
     }
 
+    /// The fetcher the simulated app runs: for the device's screen (its zoomed one when installed
+    /// zoomed), the app's bundle identifier and appearances, keeping bundles in the container's
+    /// `Library/Application Support/splashgen/downloads`.
+    public func fetcher(from base: URL, trustedKey: Data?) throws -> BundleFetcher {
+        let model = try model()
+        guard let device = try DeviceCatalogue.bundled().device(named: model.device) else { throw SimulatorError.unknownDevice(model.device) }
+        var fetcher = BundleFetcher(base: base, folder: container.appendingPathComponent("Library/Application Support/splashgen/downloads"),
+                                    screen: Manifest.Size(width: device.points.width * device.scale, height: device.points.height * device.scale),
+                                    trustedKey: trustedKey, bundleID: model.bundleID)
+        // Before iOS 13 there is no dark mode: only light files are cached.
+        fetcher.appearances = try os(model).major < 13 ? [.light] : (model.interfaceStyle ?? .automatic).appearances
+        return fetcher
+    }
+
     /// The catalogue's Display Zoom entry of a device.
     static func zoomedDevice(of name: String) throws -> String {
         let catalogue = try DeviceCatalogue.bundled()

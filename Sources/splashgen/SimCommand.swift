@@ -5,7 +5,7 @@ import SplashCore
 import SplashSimulator
 
 /// `splashgen sim`: the sandbox simulator.
-struct SimCommand: ParsableCommand {
+struct SimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
         abstract: "Simulate what iOS does to an app's launch cache, on a sandbox folder.",
@@ -60,15 +60,41 @@ struct SimCommand: ParsableCommand {
         func run() throws { try sandbox.run { try $0.update(version: version, build: build, blackRender: blackRender) } }
     }
 
-    struct Launch: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Launch the app: show the cached launch image, then run the applier.")
+    struct Launch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Launch the app: show the cached launch image, then run the applier (after fetching, with --from).")
         @OptionGroup var sandbox: Sandbox
         @Option(help: "The bundle the app's applier uses.") var bundle: String?
+        @Option(help: "A published tree's URL: the app fetches it into its container first, then applies what is installed.") var from: String?
+        @Option(help: "With --from: the public key file the app pins.") var key: String?
         @Option(help: "The current time, ISO 8601 with offset (default: now).") var now: String?
         @Option(help: "Write what the user saw to this PNG.") var screenshot: String?
         @Flag(help: "Do not run the app's code.") var noApp = false
 
-        func run() throws {
+        func validate() throws {
+            if from != nil, bundle != nil { throw ValidationError("give --bundle or --from, not both") }
+            if let from, URL(string: from)?.scheme?.hasPrefix("http") != true { throw ValidationError("--from expects an http or https URL; found \"\(from)\"") }
+        }
+
+        func run() async throws {
+            var bundle = self.bundle.map { URL(fileURLWithPath: $0) }
+            var fetchFailure: (any Error)?
+            if let from, let base = URL(string: from) {
+                // As the app does: fetch what is new, then apply whatever bundle is installed.
+                do {
+                    let publicKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) }
+                    let fetcher = try sandbox.simulator.fetcher(from: base, trustedKey: publicKey)
+                    do { print("app fetched:\n" + FetchCommand.describe(try await fetcher.fetch())) } catch { fetchFailure = error }
+                    if FileManager.default.fileExists(atPath: fetcher.installed.path) { bundle = fetcher.installed }
+                } catch {
+                    throw Console.fail(error)
+                }
+                if let fetchFailure { _ = Console.fail(fetchFailure, context: "the app's fetch (the installed bundle, if any, is applied)") }
+            }
+            try launch(bundle: bundle)
+            if fetchFailure != nil { throw ExitCode.failure }
+        }
+
+        func launch(bundle: URL?) throws {
             let date: Date
             if let now {
                 guard let parsed = try? Date(now, strategy: .iso8601) else { throw ValidationError("--now expects ISO 8601 with offset") }
@@ -77,7 +103,7 @@ struct SimCommand: ParsableCommand {
                 date = Date()
             }
             do {
-                let result = try sandbox.simulator.launch(bundle: bundle.map { URL(fileURLWithPath: $0) }, now: date, runApp: !noApp,
+                let result = try sandbox.simulator.launch(bundle: bundle, now: date, runApp: !noApp,
                                                           screenshot: screenshot.map { URL(fileURLWithPath: $0) })
                 if let reason = result.regenerated { print("the OS rendered the launch screen again: \(reason)") }
                 print("showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)), sha256 \(result.contentHash.prefix(12))")

@@ -4,24 +4,40 @@ import SplashApplier
 import BackgroundTasks
 #endif
 
-/// Keeps the app's launch screen in step with the campaigns in a downloaded splashgen bundle.
+/// Keeps the app's launch screen in step with the season that `splashgen publish` put on a CDN.
 public enum LaunchScreenUpdater {
     /// The public key from `splashgen keygen -o KEY`: the text after "ed25519-public " in KEY.pub.
     static let publicKey = "PASTE-THE-BASE64-FROM-KEY.pub"
+    /// Where the tree written by `splashgen publish` is served.
+    static let season = URL(string: "https://cdn.example.com/launch/season/")!
 
-    /// Runs the applier off the main thread; call it after launch and from the background refresh.
-    public static func update(bundleFolder: URL, refreshTask: String) {
+    /// Fetches what is new for this screen, then runs the applier, both off the main thread; call it
+    /// after launch and from the background refresh. `screen` is `UIScreen.main.bounds.size` ×
+    /// `UIScreen.main.scale` in pixels (read on the main thread; with Display Zoom, the zoomed size).
+    public static func update(screen: Manifest.Size, refreshTask: String) {
         Task.detached(priority: .utility) {
             let info = Bundle.main.infoDictionary ?? [:]
+            let style = InterfaceStyle(infoPlistValue: info["UIUserInterfaceStyle"] as? String)
+            let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+            var fetcher = BundleFetcher(
+                base: season, folder: support.appendingPathComponent("splashgen/downloads"), screen: screen,
+                trustedKey: Data(base64Encoded: publicKey), bundleID: Bundle.main.bundleIdentifier)
+            fetcher.appearances = style.appearances
+            do {
+                _ = try await fetcher.fetch()
+            } catch {
+                print("splashgen: \(error)")  // the bundle installed before, if any, stays and applies
+            }
+            let installed = FileManager.default.fileExists(atPath: fetcher.installed.path)
             let system = ProcessInfo.processInfo.operatingSystemVersion
             var applier = SnapshotApplier(
-                container: URL(fileURLWithPath: NSHomeDirectory()), bundle: bundleFolder,
+                container: URL(fileURLWithPath: NSHomeDirectory()), bundle: installed ? fetcher.installed : nil,
                 appVersion: info["CFBundleShortVersionString"] as? String ?? "0",
                 appBuild: info["CFBundleVersion"] as? String ?? "0",
                 osVersion: OSVersion(major: system.majorVersion, minor: system.minorVersion),
                 decoder: ImageIODecoder())
             applier.trustedKey = Data(base64Encoded: publicKey)
-            applier.interfaceStyle = InterfaceStyle(infoPlistValue: info["UIUserInterfaceStyle"] as? String)
+            applier.interfaceStyle = style
             applier.appBundleID = Bundle.main.bundleIdentifier
             do {
                 let report = try await applier.apply()

@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP GET whose body is never held beyond `limit` bytes (a `Content-Length` above it is refused
+/// before the body, a longer body is cut off and refused) and which gives up after `timeout`,
+/// however slowly the server trickles. Runs on URLSession's own queue, never the main thread.
+final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// What came back.
+    struct Response {
+        var status: Int
+        var body: Data
+        var etag: String?
+        /// Bytes received: headers as URLSession reports them are not counted, only the body.
+        var bodyBytes: Int { body.count }
+    }
+
+    private let limit: Int
+    private let lock = NSLock()
+    private var body = Data()
+    private var failure: FetchError?
+    private var continuation: CheckedContinuation<Result<Response, FetchError>, Never>?
+    private var response: HTTPURLResponse?
+
+    private init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Fetches `url`, with `If-None-Match: etag` when one is given.
+    static func get(_ url: URL, limit: Int, etag: String?, timeout: TimeInterval) async -> Result<Response, FetchError> {
+        let getter = BoundedGET(limit: limit)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let session = URLSession(configuration: configuration, delegate: getter, delegateQueue: queue)
+        defer { session.finishTasksAndInvalidate() }
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        // The server may not take longer than `timeout` in all: a deadline of our own, since a body that
+        // trickles in never lets an idle timeout fire.
+        return await withCheckedContinuation { continuation in
+            getter.lock.withLock { getter.continuation = continuation }
+            let task = session.dataTask(with: request)
+            task.resume()
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak task] in
+                getter.fail(.timedOut(url.absoluteString, timeout), cancelling: task)
+            }
+        }
+    }
+
+    private func fail(_ error: FetchError, cancelling task: URLSessionTask?) {
+        let first = lock.withLock { () -> Bool in
+            guard continuation != nil, failure == nil else { return false }
+            failure = error
+            return true
+        }
+        if first { task?.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let http = response as? HTTPURLResponse
+        lock.withLock { self.response = http }
+        if response.expectedContentLength > Int64(limit) {
+            fail(.tooLarge(response.url?.absoluteString ?? "", limit), cancelling: dataTask)
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let over = lock.withLock { () -> Bool in
+            guard body.count + data.count <= limit else { return true }
+            body.append(data)
+            return false
+        }
+        if over { fail(.tooLarge(dataTask.originalRequest?.url?.absoluteString ?? "", limit), cancelling: dataTask) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, result) = lock.withLock { () -> (CheckedContinuation<Result<Response, FetchError>, Never>?, Result<Response, FetchError>) in
+            defer { self.continuation = nil }
+            let url = task.originalRequest?.url?.absoluteString ?? ""
+            if let failure { return (self.continuation, .failure(failure)) }
+            if let error { return (self.continuation, .failure(.transport(url, (error as NSError).localizedDescription))) }
+            guard let response else { return (self.continuation, .failure(.transport(url, "no HTTP response"))) }
+            if response.expectedContentLength >= 0, Int64(body.count) != response.expectedContentLength, response.statusCode == 200 {
+                return (self.continuation, .failure(.transport(url, "the body ended after \(body.count) of \(response.expectedContentLength) bytes")))
+            }
+            return (self.continuation, .success(Response(status: response.statusCode, body: body,
+                                                         etag: response.value(forHTTPHeaderField: "ETag"))))
+        }
+        continuation?.resume(returning: result)
+    }
+}

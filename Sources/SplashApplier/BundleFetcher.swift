@@ -1,0 +1,323 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Brings a published season (`splashgen publish`) to the phone: this screen's signed slice, then
+/// only the objects it needs, installed as a bundle folder the applier reads.
+///
+/// A fetch asks for `screens/<W>x<H>.json` with the ETag it holds (a 304 costs next to nothing),
+/// checks the signature against the pinned key before reading anything else, refuses another app's
+/// manifest and any serial lower than the one installed (an old campaign replayed), then downloads
+/// each missing object as raw DEFLATE, checking its size before and its hash, header and pixel size
+/// after inflating. Objects land in `staging/` and the finished bundle replaces `bundle/` by rename:
+/// the applier sees the old bundle or the new one, never a mix. A fetch cut short keeps the objects
+/// it verified, and the next one goes on from there. Transport failures, timeouts and 5xx answers
+/// are retried a bounded number of times with back-off; nothing else is.
+public struct BundleFetcher: Sendable {
+    /// The published tree's URL (the folder holding `manifest.json`, `screens/`, `objects/`).
+    public var base: URL
+    /// Where bundles are kept (in an app: `Library/Application Support/splashgen/downloads`).
+    public var folder: URL
+    /// The screen's size in pixels (`UIScreen.main.bounds.size × scale`: with Display Zoom, the zoomed one).
+    public var screen: Manifest.Size
+    /// The appearances the app's cache holds (only `light` for a light-only app).
+    public var appearances: Set<Appearance> = [.light, .dark]
+    /// The Ed25519 public key the app pins; nil only for the CLI's unverified fetch, which says so.
+    public var trustedKey: Data?
+    /// The app's bundle identifier; a manifest for another app is refused. Nil takes the manifest's.
+    public var bundleID: String?
+    /// How many times a request is tried in all.
+    public var attempts = 3
+    /// The wait before the first retry; each further one waits twice as long.
+    public var backoff: Duration = .milliseconds(500)
+    /// The longest one request may take, in seconds.
+    public var timeout: TimeInterval = 30
+
+    /// Makes a fetcher.
+    public init(base: URL, folder: URL, screen: Manifest.Size, trustedKey: Data?, bundleID: String?) {
+        self.base = base
+        self.folder = folder
+        self.screen = screen
+        self.trustedKey = trustedKey
+        self.bundleID = bundleID
+    }
+
+    /// The installed bundle, to give the applier (it exists once a fetch has completed).
+    public var installed: URL { folder.appendingPathComponent("bundle") }
+    private var staging: URL { folder.appendingPathComponent("staging") }
+    private var previous: URL { folder.appendingPathComponent("bundle.old") }
+    /// The slice's path below `base`.
+    public var slicePath: String { "screens/\(min(screen.width, screen.height))x\(max(screen.width, screen.height)).json" }
+
+    /// Fetches and installs what is new, off the caller's thread.
+    public func fetch() async throws(FetchError) -> FetchReport {
+        let fetcher = self
+        let result = await Task.detached(priority: .utility) { () -> Result<FetchReport, FetchError> in
+            do throws(FetchError) { return .success(try await fetcher.run()) } catch { return .failure(error) }
+        }.value
+        return try result.get()
+    }
+
+    private func run() async throws(FetchError) -> FetchReport {
+        try prepareFolder()
+        // An installed bundle for another app is not revalidated: its ETag would earn a 304.
+        let held = heldBundle().flatMap { held in bundleID == nil || held.manifest.app.bundleID == bundleID ? held : nil }
+        var report = FetchReport(installed: installed)
+
+        // The slice, revalidated; then its signature, checked before the slice is parsed.
+        let slice = try await get(slicePath, limit: ReadLimits.manifestBytes, etag: held?.etag, report: &report)
+        if slice.status == 304, let held {
+            report.serial = held.manifest.serial
+            report.notModified = true
+            return report
+        }
+        guard slice.status == 200 else { throw .httpStatus(url(slicePath).absoluteString, slice.status) }
+        let signatureText: String?
+        if let trustedKey {
+            let signature = try await get(slicePath + ".sig", limit: 4096, etag: nil, report: &report)
+            guard signature.status == 200 else { throw .httpStatus(url(slicePath + ".sig").absoluteString, signature.status) }
+            signatureText = String(decoding: signature.body, as: UTF8.self)
+            if let problem = BundleSignature.verify(slice.body, signature: signatureText, publicKey: trustedKey) { throw .badBundle(problem) }
+            report.signatureChecked = true
+        } else {
+            signatureText = nil
+        }
+        let manifest: Manifest
+        do { manifest = try Manifest.decode(from: slice.body) } catch {
+            switch error {
+            case .newerSchema(let found, let supported): throw .badBundle(.newerSchema(found: found, supported: supported))
+            case .malformed(let detail): throw .badBundle(.malformedManifest(detail))
+            }
+        }
+        if let bundleID, manifest.app.bundleID != bundleID { throw .badBundle(.otherApp(expected: bundleID, found: manifest.app.bundleID)) }
+        guard let serial = manifest.serial else { throw .notPublished }
+        report.serial = serial
+        if let held, let heldSerial = held.manifest.serial {
+            if serial < heldSerial { throw .replayed(serial: serial, held: heldSerial) }
+            if serial == heldSerial {
+                guard slice.body == held.data else { throw .replayed(serial: serial, held: heldSerial) }
+                try writeFile(Data((slice.etag ?? "").utf8), to: installed.appendingPathComponent("etag"))
+                report.notModified = true
+                return report
+            }
+        }
+
+        // The objects this screen needs: kept from staging or the installed bundle when they verify,
+        // downloaded otherwise.
+        try makeFolder(staging.appendingPathComponent("objects"))
+        var needed: [String: Manifest.Snapshot] = [:]
+        for snapshot in manifest.campaigns.flatMap(\.snapshots) where appearances.contains(snapshot.appearance)
+            && (snapshot.pixels == screen || snapshot.pixels == Manifest.Size(width: screen.height, height: screen.width)) {
+            needed[snapshot.object] = snapshot
+        }
+        if needed.isEmpty, !manifest.campaigns.isEmpty { report.campaignsWithoutThisScreen = manifest.campaigns.map(\.id) }
+        for (name, snapshot) in needed.sorted(by: { $0.key < $1.key }) {
+            let target = staging.appendingPathComponent("objects").appendingPathComponent(name)
+            if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes)) == nil {
+                report.objectsKept += 1
+                continue
+            }
+            if let data = readBounded(installed.appendingPathComponent("objects").appendingPathComponent(name), limit: snapshot.bytes),
+               SnapshotBundle.check(snapshot, data: data) == nil {
+                try writeFile(data, to: target)
+                report.objectsKept += 1
+                continue
+            }
+            guard let deflated = snapshot.deflated else { throw .notPublished }
+            let path = "objects/\(name).deflate"
+            let response = try await get(path, limit: deflated, etag: nil, report: &report)
+            guard response.status == 200 else { throw .httpStatus(url(path).absoluteString, response.status) }
+            guard response.body.count == deflated else {
+                throw .badObject(name, "\(response.body.count) bytes arrived; the manifest says \(deflated)")
+            }
+            let data: Data
+            do { data = try Deflate.inflate(response.body, expectedSize: snapshot.bytes) } catch { throw .badObject(name, error.description) }
+            if let problem = SnapshotBundle.check(snapshot, data: data) { throw .badBundle(problem) }
+            try writeFile(data, to: target)
+            report.objectsDownloaded += 1
+        }
+
+        // Complete: the manifest goes in last, then the staging folder replaces the bundle.
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: staging.appendingPathComponent("objects").path)) ?? []
+        where needed[entry] == nil {
+            try? FileManager.default.removeItem(at: staging.appendingPathComponent("objects").appendingPathComponent(entry))
+        }
+        if let signatureText { try writeFile(Data(signatureText.utf8), to: staging.appendingPathComponent(BundleSignature.fileName)) }
+        try writeFile(Data((slice.etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
+        try writeFile(slice.body, to: staging.appendingPathComponent("manifest.json"))
+        try install()
+        report.campaigns = manifest.campaigns.map(\.id)
+        report.installedNew = true
+        return report
+    }
+
+    /// The installed bundle's manifest and ETag, when one is installed and reads.
+    private func heldBundle() -> (manifest: Manifest, data: Data, etag: String?)? {
+        guard let data = readBounded(installed.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes),
+              let manifest = try? Manifest.decode(from: data) else { return nil }
+        let etag = readBounded(installed.appendingPathComponent("etag"), limit: 1024).map { String(decoding: $0, as: UTF8.self) }
+        return (manifest, data, etag?.isEmpty == false ? etag : nil)
+    }
+
+    /// Creates the folder (excluded from iCloud backup: it can be fetched again) and finishes an
+    /// install a kill interrupted between its two renames.
+    private func prepareFolder() throws(FetchError) {
+        try makeFolder(folder)
+        SnapshotApplier.excludeFromBackup(folder)
+        let fm = FileManager.default
+        if !fm.fileExists(atPath: installed.path), fm.fileExists(atPath: previous.path) {
+            guard rename(previous.path, installed.path) == 0 else { throw .io(previous.path, String(cString: strerror(errno))) }
+        }
+        if fm.fileExists(atPath: previous.path) { try? fm.removeItem(at: previous) }
+    }
+
+    /// `staging/` becomes `bundle/`: the old bundle is renamed aside, the new one renamed in, the old
+    /// one removed. A kill between the renames is finished by ``prepareFolder()``.
+    private func install() throws(FetchError) {
+        let fm = FileManager.default
+        syncFolder(staging.appendingPathComponent("objects"))
+        syncFolder(staging)
+        if fm.fileExists(atPath: installed.path) {
+            guard rename(installed.path, previous.path) == 0 else { throw .io(installed.path, String(cString: strerror(errno))) }
+        }
+        guard rename(staging.path, installed.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = rename(previous.path, installed.path)
+            throw .io(staging.path, reason)
+        }
+        syncFolder(folder)
+        try? fm.removeItem(at: previous)
+    }
+
+    private func get(_ path: String, limit: Int, etag: String?, report: inout FetchReport) async throws(FetchError) -> BoundedGET.Response {
+        var wait = backoff
+        var last: FetchError = .transport(url(path).absoluteString, "not tried")
+        for attempt in 1...max(1, attempts) {
+            if attempt > 1 {
+                try? await Task.sleep(for: wait)
+                wait *= 2
+                report.retries += 1
+            }
+            report.requests += 1
+            switch await BoundedGET.get(url(path), limit: limit, etag: etag, timeout: timeout) {
+            case .success(let response) where (500...599).contains(response.status):
+                last = .httpStatus(url(path).absoluteString, response.status)
+            case .success(let response):
+                report.bytesReceived += response.bodyBytes
+                return response
+            case .failure(let error) where error.isTransient:
+                last = error
+            case .failure(let error):
+                throw error
+            }
+        }
+        throw last
+    }
+
+    private func url(_ path: String) -> URL {
+        base.absoluteString.hasSuffix("/") ? base.appendingPathComponent(path) : URL(string: base.absoluteString + "/" + path) ?? base.appendingPathComponent(path)
+    }
+
+    private func makeFolder(_ url: URL) throws(FetchError) {
+        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+            throw .io(url.path, (error as NSError).localizedDescription)
+        }
+    }
+
+    /// Writes `data` beside `url`, flushes it, and renames it into place.
+    private func writeFile(_ data: Data, to url: URL) throws(FetchError) {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data) else { throw .io(temporary.path, "cannot be written") }
+        let fd = open(temporary.path, O_RDONLY)
+        if fd >= 0 { _ = fsync(fd); close(fd) }
+        guard rename(temporary.path, url.path) == 0 else { throw .io(url.path, String(cString: strerror(errno))) }
+    }
+
+    private func syncFolder(_ url: URL) {
+        let fd = open(url.path, O_RDONLY)
+        if fd >= 0 { _ = fsync(fd); close(fd) }
+    }
+}
+
+/// What a fetch did.
+public struct FetchReport: Codable, Equatable, Sendable {
+    /// The bundle folder to give the applier.
+    public var installed: URL
+    /// The serial now installed (nil when nothing is).
+    public var serial: Int?
+    /// The server had nothing new (a 304, or the same serial).
+    public var notModified = false
+    /// A new bundle was installed.
+    public var installedNew = false
+    /// The signature was checked against a pinned key.
+    public var signatureChecked = false
+    /// The campaigns of the installed slice.
+    public var campaigns: [String] = []
+    /// Campaigns with no snapshot for this screen (every one, when the slice holds none).
+    public var campaignsWithoutThisScreen: [String] = []
+    /// Objects downloaded, and kept from an earlier fetch or the installed bundle.
+    public var objectsDownloaded = 0, objectsKept = 0
+    /// HTTP requests made, retries among them, and body bytes received.
+    public var requests = 0, retries = 0, bytesReceived = 0
+
+    init(installed: URL) {
+        self.installed = installed
+    }
+}
+
+/// Why a fetch did not install a bundle. Whatever it is, the installed bundle is as it was.
+public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The connection failed or closed early.
+    case transport(String, String)
+    /// The request took longer than allowed.
+    case timedOut(String, TimeInterval)
+    /// The server answered with a status other than 200 or 304.
+    case httpStatus(String, Int)
+    /// The server sent more than the manifest allows.
+    case tooLarge(String, Int)
+    /// The manifest or an object failed a check (signature, app, schema, hash, header, pixel size).
+    case badBundle(BundleProblem)
+    /// A downloaded object's bytes do not inflate as stated.
+    case badObject(String, String)
+    /// The manifest's serial is lower than the installed one's (or equal with other bytes): a replay.
+    case replayed(serial: Int, held: Int)
+    /// The manifest was not written by `splashgen publish` (no serial or no deflated sizes).
+    case notPublished
+    /// A local file operation failed.
+    case io(String, String)
+
+    /// Whether trying again may help.
+    var isTransient: Bool {
+        switch self {
+        case .transport, .timedOut: return true
+        case .httpStatus(_, let status): return (500...599).contains(status)
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .transport(let url, let detail): return "\(url): \(detail)"
+        case .timedOut(let url, let seconds): return "\(url): no complete answer within \(seconds) s"
+        case .httpStatus(let url, let status): return "\(url): HTTP \(status)\(status == 404 ? " (is this screen in the season? was it published there?)" : "")"
+        case .tooLarge(let url, let limit): return "\(url): more than the \(limit) bytes allowed"
+        case .badBundle(let problem): return "bad bundle: \(problem)"
+        case .badObject(let name, let detail): return "object \(name): \(detail)"
+        case .replayed(let serial, let held): return "the server offers serial \(serial) but serial \(held) is installed: an older manifest replayed, refused"
+        case .notPublished: return "the manifest was not written by splashgen publish (no serial or no deflated sizes)"
+        case .io(let path, let reason): return "\(path): \(reason)"
+        }
+    }
+}
+
+extension InterfaceStyle {
+    /// The appearances the OS caches for an app of this style (iOS 13 and later): what to fetch.
+    public var appearances: Set<Appearance> {
+        switch self {
+        case .light: return [.light]
+        case .dark: return [.dark]
+        case .automatic: return [.light, .dark]
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import SplashFormat
+
+/// `splashgen publish`: a bundle as the static tree a CDN or object store serves to phones.
+///
+/// ```
+/// manifest.json, manifest.sig            the whole season, with a serial; signed (revalidate)
+/// screens/<W>x<H>.json, .json.sig        one screen's slice of it (portrait pixels), same serial, signed
+/// objects/<sha256>                       each object (immutable)
+/// objects/<sha256>.deflate               the same as raw DEFLATE, what a phone downloads (immutable)
+/// ```
+///
+/// Objects go in first and manifests last, each file through a temporary sibling and a rename, so a
+/// phone never reads a manifest that names an object not yet there; objects of earlier
+/// publications stay, for phones that still hold those manifests.
+public enum Publisher {
+    /// The slice file of a screen, relative to the tree: `screens/1179x2556.json` (portrait pixels).
+    public static func screenPath(width: Int, height: Int) -> String {
+        "screens/\(min(width, height))x\(max(width, height)).json"
+    }
+
+    /// Publishes `bundle` (a folder or archive, every object verified) into the tree at `output`,
+    /// signed with a private key file's text, with serial `serial` or one more than the tree holds.
+    public static func publish(bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil) throws -> PublishReport {
+        let files = try BundleFiles(bundle)
+        var manifest = try Manifest.decode(from: files.manifest)
+        let held = try heldSerial(in: output)
+        if let requested, requested <= held {
+            throw PublishError.serialNotGreater(requested: requested, held: held)
+        }
+        guard held < Int.max else { throw PublishError.serialNotGreater(requested: held, held: held) }
+        let serial = requested ?? held + 1
+        manifest.serial = serial
+
+        let fm = FileManager.default
+        let objects = output.appendingPathComponent("objects")
+        do { try fm.createDirectory(at: objects, withIntermediateDirectories: true) } catch {
+            throw PublishError.notWritable(output.path, BundleWriter.reason(error))
+        }
+        var deflated: [String: Int] = [:]
+        var report = PublishReport(tree: output, serial: serial)
+        for snapshot in manifest.campaigns.flatMap(\.snapshots) where deflated[snapshot.object] == nil {
+            let data = files.object(snapshot.object)
+            if let problem = SnapshotBundle.check(snapshot, data: data) { throw problem }
+            let packed = try Deflate.compress(data!)
+            let raw = objects.appendingPathComponent(snapshot.object)
+            if !fm.fileExists(atPath: raw.path) { try write(data!, to: raw) }
+            try write(packed, to: objects.appendingPathComponent(snapshot.object + ".deflate"))
+            deflated[snapshot.object] = packed.count
+            report.objects += 1
+            report.rawBytes += data!.count
+            report.deflatedBytes += packed.count
+        }
+        for c in manifest.campaigns.indices {
+            for s in manifest.campaigns[c].snapshots.indices {
+                manifest.campaigns[c].snapshots[s].deflated = deflated[manifest.campaigns[c].snapshots[s].object]
+            }
+        }
+
+        // One signed slice per screen, then the whole manifest.
+        let screens = Set(manifest.campaigns.flatMap(\.snapshots).map { screenPath(width: $0.pixels.width, height: $0.pixels.height) })
+        try? fm.createDirectory(at: output.appendingPathComponent("screens"), withIntermediateDirectories: true)
+        for path in screens.sorted() {
+            let size = path.dropFirst("screens/".count).dropLast(".json".count).split(separator: "x").compactMap { Int($0) }
+            let slice = try ScreenSlice.pixels(width: size[0], height: size[1]).apply(to: manifest)
+            try writeSigned(slice.encoded(), to: output.appendingPathComponent(path), signature: output.appendingPathComponent(path + ".sig"), privateKey: privateKey)
+            report.screens += 1
+        }
+        let whole = manifest.encoded()
+        try writeSigned(whole, to: output.appendingPathComponent("manifest.json"), signature: output.appendingPathComponent(BundleSignature.fileName), privateKey: privateKey)
+        report.manifestBytes = whole.count
+        return report
+    }
+
+    /// The serial of the manifest already at `output`, 0 when there is none. A tree whose manifest
+    /// cannot be read is refused rather than published over.
+    static func heldSerial(in output: URL) throws -> Int {
+        let url = output.appendingPathComponent("manifest.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return 0 }
+        guard let data = readBounded(url, limit: ReadLimits.manifestBytes) else { throw PublishError.unreadableTree(url.path, "not a regular file of at most \(ReadLimits.manifestBytes) bytes") }
+        do { return try Manifest.decode(from: data).serial ?? 0 } catch {
+            throw PublishError.unreadableTree(url.path, error.description)
+        }
+    }
+
+    private static func writeSigned(_ data: Data, to url: URL, signature signatureURL: URL, privateKey: String) throws {
+        let signature = try BundleSignature.sign(data, privateKey: privateKey)
+        try write(data, to: url)
+        try write(Data(signature.utf8), to: signatureURL)
+    }
+
+    /// Writes through a temporary sibling and a rename: a reader sees the old file or the new one.
+    private static func write(_ data: Data, to url: URL) throws {
+        do { try data.write(to: url, options: .atomic) } catch {
+            throw PublishError.notWritable(url.path, BundleWriter.reason(error))
+        }
+    }
+}
+
+/// What `splashgen publish` wrote.
+public struct PublishReport: Sendable {
+    /// The tree.
+    public var tree: URL
+    /// The manifest's serial.
+    public var serial: Int
+    /// Distinct objects.
+    public var objects = 0
+    /// Their raw and deflated sizes.
+    public var rawBytes = 0, deflatedBytes = 0
+    /// Screen slices written.
+    public var screens = 0
+    /// The whole manifest's size.
+    public var manifestBytes = 0
+
+    init(tree: URL, serial: Int) {
+        self.tree = tree
+        self.serial = serial
+    }
+}
+
+/// Why a bundle could not be published.
+public enum PublishError: Error, Equatable, CustomStringConvertible {
+    /// `--serial` is not above the tree's.
+    case serialNotGreater(requested: Int, held: Int)
+    /// The tree's manifest cannot be read, so its serial is unknown.
+    case unreadableTree(String, String)
+    /// A file of the tree cannot be written.
+    case notWritable(String, String)
+
+    public var description: String {
+        switch self {
+        case .serialNotGreater(let requested, let held):
+            return "serial \(requested) is not greater than the \(held) the tree already holds; a phone refuses a serial it has seen (omit --serial to take \(held == Int.max ? "none: the serial is exhausted" : String(held + 1)))"
+        case .unreadableTree(let path, let detail): return "the tree's \(path) cannot be read (\(detail)); not publishing over it"
+        case .notWritable(let path, let reason): return "cannot write \(path): \(reason)"
+        }
+    }
+}

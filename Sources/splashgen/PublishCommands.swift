@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import SplashApplier
+import SplashCore
+
+/// `splashgen publish`.
+struct PublishCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Write a bundle as the signed static tree a CDN serves: manifest, one slice per screen, objects raw and deflated.",
+        discussion: """
+        Serve manifest.json, screens/* and their .sig files with a short cache that revalidates \
+        (Cache-Control: no-cache, with the ETag a static server sends), and objects/* as immutable \
+        (Cache-Control: public, max-age=31536000, immutable). Upload objects/ first and the rest after.
+        """)
+
+    @Argument(help: "The bundle folder or archive.") var bundle: String
+    @Option(name: [.short, .customLong("output")], help: "The tree to write into (created, or updated in place).") var output: String
+    @Option(help: "The private key file from keygen.") var key: String
+    @Option(help: "The serial to publish (default: one more than the tree holds); refused when not greater.") var serial: Int?
+
+    func run() throws {
+        do {
+            let privateKey = try String(contentsOfFile: key, encoding: .utf8)
+            let report = try Publisher.publish(bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
+                                               privateKey: privateKey, serial: serial)
+            print("\(output): serial \(report.serial), \(report.screens) screen slices, \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed")
+        } catch {
+            throw Console.fail(error, context: bundle)
+        }
+    }
+}
+
+/// `--device NAME | --screen WxH`: the screen a fetch is for.
+struct ScreenOptions: ParsableArguments {
+    @Option(help: "A catalogue device name (a \"… (Display Zoom)\" entry for a zoomed screen).") var device: String?
+    @Option(help: "The screen's pixel size, e.g. 1179x2556.") var screen: String?
+
+    func validate() throws {
+        guard (device == nil) != (screen == nil) else { throw ValidationError("give one of --device NAME or --screen WxH") }
+        if let screen, pixels(screen) == nil { throw ValidationError("--screen expects WIDTHxHEIGHT in pixels, e.g. 1179x2556; found \"\(screen)\"") }
+    }
+
+    private func pixels(_ text: String) -> Manifest.Size? {
+        let parts = text.split(separator: "x").map { Int($0) }
+        guard parts.count == 2, let w = parts[0], let h = parts[1], (1...16384).contains(w), (1...16384).contains(h) else { return nil }
+        return Manifest.Size(width: w, height: h)
+    }
+
+    /// The screen's pixels, from the catalogue for a device name.
+    func size() throws -> Manifest.Size {
+        if let screen, let size = pixels(screen) { return size }
+        let catalogue = try DeviceCatalogue.bundled()
+        guard let name = device, let found = catalogue.device(named: name) else {
+            throw ValidationError("unknown device \"\(device ?? "")\"; `splashgen devices` lists the catalogue")
+        }
+        return Manifest.Size(width: found.points.width * found.scale, height: found.points.height * found.scale)
+    }
+}
+
+/// `splashgen fetch`.
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Fetch a published season for one screen, as the app's BundleFetcher does, and install it under --into.")
+
+    @Argument(help: "The published tree's URL.") var url: String
+    @Option(help: "The folder to keep bundles in; the installed bundle is <folder>/bundle.") var into: String
+    @OptionGroup var screen: ScreenOptions
+    @Option(help: "The public key file the manifest must be signed with (without it the signature is not checked).") var key: String?
+    @Option(help: "The app's bundle identifier: another app's manifest is refused.") var bundleId: String?
+    @Option(help: "Only these appearances (light, dark).") var appearance: [Appearance] = []
+    @Option(help: "Seconds one request may take.") var timeout: Double = 30
+    @Option(help: "Tries per request (retrying transport failures, timeouts and 5xx).") var attempts = 3
+
+    func run() async throws {
+        let report: FetchReport
+        do {
+            report = try await fetcher().fetch()
+        } catch {
+            throw Console.fail(error, context: url)
+        }
+        print(Self.describe(report))
+    }
+
+    func fetcher() throws -> BundleFetcher {
+        guard let base = URL(string: url), base.scheme == "http" || base.scheme == "https" else {
+            throw ValidationError("expected an http or https URL; found \"\(url)\"")
+        }
+        let publicKey: Data?
+        do { publicKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) } } catch {
+            throw Console.fail(error, context: key)
+        }
+        var fetcher = BundleFetcher(base: base, folder: URL(fileURLWithPath: into), screen: try screen.size(), trustedKey: publicKey, bundleID: bundleId)
+        if !appearance.isEmpty { fetcher.appearances = Set(appearance) }
+        fetcher.timeout = timeout
+        fetcher.attempts = max(1, attempts)
+        return fetcher
+    }
+
+    static func describe(_ report: FetchReport) -> String {
+        let what = report.notModified ? "nothing new (serial \(report.serial.map(String.init) ?? "none"))"
+            : "installed serial \(report.serial.map(String.init) ?? "none"): \(report.campaigns.joined(separator: ", "))"
+        var lines = ["\(report.installed.path): \(what)",
+                     "  \(report.objectsDownloaded) objects downloaded, \(report.objectsKept) kept; \(report.requests) requests (\(report.retries) retries), \(Console.bytes(report.bytesReceived)) received; \(report.notModified ? "the installed bundle is kept" : report.signatureChecked ? "signature valid" : "signature not checked (no --key)")"]
+        if !report.campaignsWithoutThisScreen.isEmpty {
+            lines.append("  warning: no snapshot of this screen in \(report.campaignsWithoutThisScreen.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,287 @@
+import Foundation
+import SplashApplier
+import SplashCore
+import Testing
+@testable import SplashSimulator
+
+/// A season for the iPhone 15: the app's own screen all year
+/// (no end, priority 0), Double 11 (priority 10), a day of mourning (priority 100).
+enum Season15 {
+    static let key = BundleSignature.makeKeyPair()
+    static var publicKey: Data { try! BundleSignature.publicKey(key.publicKey) }
+    static let output = temporaryFolder("season-build")
+
+    static func campaigns(_ files: [String] = ["default.yaml", "double11.yaml", "mourning.yaml"],
+                          edit: (inout Campaign) -> Void = { _ in }) throws -> [Campaign] {
+        let catalogue = try DeviceCatalogue.bundled()
+        return try files.map { file in
+            var campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: Repo.campaign(file))
+            campaign.screens = DeviceCatalogue.screens(of: catalogue.select(.some([.named("iPhone 15")])))
+            edit(&campaign)
+            return campaign
+        }
+    }
+
+    static func build(_ name: String, _ campaigns: [Campaign]) throws -> URL {
+        try BundleBuilder(outputRoot: output).build(Season(name: name, campaigns: campaigns)).bundle
+    }
+
+    static let full = Result { try build("season", try campaigns()) }
+    /// The mourning day pulled (a kill switch).
+    static let withoutMourning = Result { try build("season-pulled", try campaigns(["default.yaml", "double11.yaml"])) }
+    /// Double 11 turned grey: new objects for the same screen.
+    static let greySale = Result { try build("season-grey", try campaigns(["default.yaml", "double11.yaml"]) { if $0.name == "double11" { $0.grey = true } }) }
+    /// The same art for another app.
+    static let otherApp = Result { try build("other", try campaigns(["default.yaml"]) { $0.app.bundleID = "com.example.other" }) }
+
+    static func publish(_ bundle: Result<URL, any Error>, to tree: URL, serial: Int? = nil) throws {
+        _ = try Publisher.publish(bundle: try bundle.get(), to: tree, privateKey: key.privateKey, serial: serial)
+    }
+
+    /// The fetcher an iPhone 15 app runs against `path` on `server`.
+    static func fetcher(_ server: NginxServer, _ path: String, into folder: URL = temporaryFolder("downloads")) -> BundleFetcher {
+        var fetcher = BundleFetcher(base: server.base.appendingPathComponent(path), folder: folder, screen: iPhone15,
+                                    trustedKey: publicKey, bundleID: "com.example.shop")
+        fetcher.backoff = .milliseconds(200)
+        fetcher.timeout = 10
+        return fetcher
+    }
+
+    /// name → bytes of every file below `folder`.
+    static func files(_ folder: URL) -> [String: Data] {
+        var files: [String: Data] = [:]
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return files }
+        for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            files[String(url.path.dropFirst(folder.path.count))] = try? Data(contentsOf: url)
+        }
+        return files
+    }
+}
+
+/// The published season on a real server (Debian's nginx on 127.0.0.1), fetched as the app does,
+/// and every fault of the issue: nothing half-installed, the installed bundle kept.
+@Suite(.serialized) struct FetcherTests {
+    /// What a published slice names for this screen, read as plain JSON (not through Manifest).
+    func sliceObjects(_ tree: URL) throws -> Set<String> {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))) as! [String: Any]
+        let campaigns = json["campaigns"] as! [[String: Any]]
+        return Set(campaigns.flatMap { ($0["snapshots"] as! [[String: Any]]).map { $0["object"] as! String } })
+    }
+
+    @Test func firstFetchInstallsTheScreensObjectsAndARevalidationIsOne304() async throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("season")
+        try Season15.publish(Season15.full, to: tree)
+        let fetcher = Season15.fetcher(server, "season")
+
+        let first = try await fetcher.fetch()
+        let expected = try sliceObjects(tree)
+        #expect(first.installedNew && first.signatureChecked && first.serial == 1)
+        #expect(first.campaigns == ["default", "double11", "mourning"])
+        #expect(first.objectsDownloaded == expected.count)
+        let installed = Set(try FileManager.default.contentsOfDirectory(atPath: fetcher.installed.appendingPathComponent("objects").path))
+        #expect(installed == expected)
+        for name in installed {
+            #expect(sha256Hex(try Data(contentsOf: fetcher.installed.appendingPathComponent("objects/" + name))) == name)
+        }
+        #expect(try Data(contentsOf: fetcher.installed.appendingPathComponent("manifest.json")) == Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")))
+        // The applier trusts it with the pinned key.
+        _ = try SnapshotBundle(root: fetcher.installed, trustedKey: Season15.publicKey)
+        // Only .deflate objects went over the wire, never the raw ones.
+        #expect(!server.accessLog.split(separator: "\n").contains { $0.contains("/objects/") && !$0.contains(".deflate") })
+
+        let again = try await fetcher.fetch()
+        #expect(again.notModified && again.requests == 1 && again.bytesReceived == 0)
+        #expect(server.accessLog.split(separator: "\n").last?.contains("\"GET /season/screens/1179x2556.json HTTP/1.1\" 304 ") == true)
+    }
+
+    @Test func aNewSerialFetchesOnlyNewObjectsAndAnOldOneReplayedIsRefused() async throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("season")
+        try Season15.publish(Season15.full, to: tree)
+        let oldSlice = try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))
+        let oldSignature = try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+        let fetcher = Season15.fetcher(server, "season")
+        _ = try await fetcher.fetch()
+
+        #expect(throws: PublishError.serialNotGreater(requested: 1, held: 1)) { try Season15.publish(Season15.withoutMourning, to: tree, serial: 1) }
+        try Season15.publish(Season15.withoutMourning, to: tree)
+        let second = try await fetcher.fetch()
+        #expect(second.installedNew && second.serial == 2 && second.campaigns == ["default", "double11"])
+        #expect(second.objectsDownloaded == 0, "every object of serial 2 was already installed")
+
+        // An attacker (or a stale cache) serves serial 1 again: refused, serial 2 stays.
+        let installed = Season15.files(fetcher.installed)
+        try oldSlice.write(to: tree.appendingPathComponent("screens/1179x2556.json"))
+        try oldSignature.write(to: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+        await #expect(throws: FetchError.replayed(serial: 1, held: 2)) { try await fetcher.fetch() }
+        #expect(Season15.files(fetcher.installed) == installed)
+    }
+
+    @Test func aSeasonShowsTheRightCampaignAtEachInstantAndAPulledCampaignRestoresTheOriginals() async throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("season")
+        try Season15.publish(Season15.full, to: tree)
+        let sim = try sandbox(Installed.iPhone15)
+        let originals = try sim.cachedFiles()
+        let fetcher = try sim.fetcher(from: server.base.appendingPathComponent("season"), trustedKey: Season15.publicKey)
+        _ = try await fetcher.fetch()
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: fetcher.installed.appendingPathComponent("manifest.json"))) as! [String: Any]
+        func shown(by campaign: String) -> Set<String> {
+            let entry = (manifest["campaigns"] as! [[String: Any]]).first { $0["id"] as? String == campaign }!
+            return Set((entry["snapshots"] as! [[String: Any]]).map { $0["object"] as! String })
+        }
+        // Each instant twice: the first launch applies, the second shows it.
+        let instants: [(String, String?)] = [("2025-12-31T12:00:00+08:00", nil), ("2026-06-01T12:00:00+08:00", "default"),
+                                             ("2026-11-11T12:00:00+08:00", "double11"), ("2026-12-04T12:00:00+08:00", "mourning"),
+                                             ("2026-12-10T12:00:00+08:00", "default")]
+        for (instant, campaign) in instants {
+            let applied = try sim.launch(bundle: fetcher.installed, now: date(instant))
+            #expect(applied.appReport?.campaign == campaign, "\(instant)")
+            let cached = Set(try sim.cachedFiles().values.map { sha256Hex($0) })
+            if let campaign {
+                #expect(cached.isSubset(of: shown(by: campaign)), "\(instant): every cached file is one of \(campaign)'s objects")
+            } else {
+                #expect(try sim.cachedFiles() == originals, "\(instant): before the season, the originals")
+            }
+        }
+
+        // The mourning day is pulled (kill switch) while it is in force: the next apply restores
+        // what is then in force (the app's own screen), and after the season's last end, the same.
+        try Season15.publish(Season15.withoutMourning, to: tree)
+        _ = try await fetcher.fetch()
+        let pulled = try sim.launch(bundle: fetcher.installed, now: date("2026-12-04T12:00:00+08:00"))
+        #expect(pulled.appReport?.campaign == "default")
+        #expect(Set(try sim.cachedFiles().values.map { sha256Hex($0) }).isSubset(of: shown(by: "default")))
+        let model = try sim.model()
+        _ = try SnapshotApplier(container: sim.container, bundle: fetcher.installed, appVersion: model.version, appBuild: model.build,
+                                osVersion: OSVersion(major: 17), decoder: SnapshotDecoder()).restore()
+        #expect(try sim.cachedFiles() == originals, "restore gives the originals back byte for byte")
+    }
+
+    @Test func anObjectCutOffMidBodyInstallsNothingAndTheNextFetchGoesOnFromWhatWasVerified() async throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let folder = temporaryFolder("downloads")
+        var slow = Season15.fetcher(server, "slow/season", into: folder)
+        slow.attempts = 1
+        slow.timeout = 60
+        let task = Task { try await slow.fetch() }
+        // The slice and the small objects come at full speed; a large object trickles at 4 KB/s.
+        #expect(server.waitForLog("/slow/season/screens/1179x2556.json.sig"))
+        try await Task.sleep(for: .milliseconds(1500))
+        server.killWorkers()
+        await #expect(throws: FetchError.self) { try await task.value }
+        #expect(!FileManager.default.fileExists(atPath: slow.installed.path), "nothing installed")
+        let staged = folder.appendingPathComponent("staging/objects")
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: staged.path)) ?? []
+        for name in kept { #expect(sha256Hex(try Data(contentsOf: staged.appendingPathComponent(name))) == name, "only whole, verified objects stay") }
+
+        let resumed = try await Season15.fetcher(server, "season", into: folder).fetch()
+        #expect(resumed.installedNew)
+        let all = try sliceObjects(server.root.appendingPathComponent("season"))
+        #expect(resumed.objectsKept == kept.count && resumed.objectsDownloaded == all.count - kept.count)
+    }
+
+    @Test func a503IsRetriedWithBackOffThenSucceeds() async throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let flag = server.root.appendingPathComponent("fail-next")
+        try Data().write(to: flag)
+        var fetcher = Season15.fetcher(server, "season")
+        fetcher.backoff = .milliseconds(500)
+        let task = Task { try await fetcher.fetch() }
+        #expect(server.waitForLog("\" 503 "))
+        try FileManager.default.removeItem(at: flag)
+        let report = try await task.value
+        #expect(report.installedNew && report.retries >= 1)
+    }
+
+    @Test func aServerTooSlowTimesOutAndInstallsNothing() async throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        var fetcher = Season15.fetcher(server, "slow/season")
+        fetcher.timeout = 1
+        fetcher.attempts = 2
+        fetcher.backoff = .milliseconds(50)
+        await #expect(throws: FetchError.self) { try await fetcher.fetch() }
+        do { _ = try await fetcher.fetch() } catch { #expect(error.description.contains("no complete answer within 1.0 s")) }
+        #expect(!FileManager.default.fileExists(atPath: fetcher.installed.path))
+    }
+
+    @Test func aManifestForAnotherAppOrWithABadSignatureIsRefused() async throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.otherApp, to: server.root.appendingPathComponent("other"))
+        let fetcher = Season15.fetcher(server, "other")
+        await #expect(throws: FetchError.badBundle(.otherApp(expected: "com.example.shop", found: "com.example.other"))) { try await fetcher.fetch() }
+        #expect(!FileManager.default.fileExists(atPath: fetcher.installed.path))
+
+        var stranger = Season15.fetcher(server, "other")
+        stranger.trustedKey = try BundleSignature.publicKey(BundleSignature.makeKeyPair().publicKey)
+        await #expect(throws: FetchError.badBundle(.badSignature)) { try await stranger.fetch() }
+    }
+
+    @Test func aTamperedObjectIsRefusedAndTheInstalledBundleStays() async throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("season")
+        try Season15.publish(Season15.full, to: tree)
+        let fetcher = Season15.fetcher(server, "season")
+        _ = try await fetcher.fetch()
+        let installed = Season15.files(fetcher.installed)
+
+        // Serial 2 turns the sale grey; one of its new objects is damaged on the server.
+        try Season15.publish(Season15.greySale, to: tree)
+        let fresh = try sliceObjects(tree).subtracting(try FileManager.default.contentsOfDirectory(atPath: fetcher.installed.appendingPathComponent("objects").path))
+        let victim = tree.appendingPathComponent("objects/\(try #require(fresh.sorted().first)).deflate")
+        var bytes = try Data(contentsOf: victim)
+        bytes[bytes.count / 2] ^= 0x55
+        try bytes.write(to: victim)
+        await #expect(throws: FetchError.self) { try await fetcher.fetch() }
+        #expect(Season15.files(fetcher.installed) == installed, "the installed bundle is untouched")
+    }
+
+    @Test func theCommandLineFetchesAndTheSimulatedAppFetchesThenApplies() throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let keyFile = temporaryFolder("key").appendingPathComponent("key.pub")
+        try Season15.key.publicKey.write(to: keyFile, atomically: true, encoding: .utf8)
+        let url = server.base.appendingPathComponent("season").absoluteString
+        let into = temporaryFolder("cli-fetch")
+
+        let fetch = try splashgen("fetch", url, "--into", into.path, "--device", "iPhone 15", "--key", keyFile.path, "--bundle-id", "com.example.shop")
+        #expect(fetch.status == 0, "\(fetch.stderr)")
+        #expect(fetch.stdout.hasPrefix("\(into.path)/bundle: installed serial 1: default, double11, mourning\n"))
+        let wrongApp = try splashgen("fetch", url, "--into", into.path, "--screen", "1179x2556", "--bundle-id", "com.example.other")
+        #expect(wrongApp.status == 1 && wrongApp.stderr.contains("the bundle is for com.example.shop, not com.example.other"))
+
+        let sim = try sandbox(Installed.iPhone15)
+        let first = try splashgen("sim", "launch", "--sandbox", sim.root.path, "--from", url, "--key", keyFile.path, "--now", "2026-11-11T12:00:00+08:00")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("installed serial 1: default, double11, mourning") && first.stdout.contains("campaign   double11"))
+        let second = try splashgen("sim", "launch", "--sandbox", sim.root.path, "--from", url, "--key", keyFile.path, "--now", "2026-11-11T12:05:00+08:00")
+        #expect(second.stdout.contains("nothing new (serial 1)"))
+        let double11 = try sliceObjectsOf(campaign: "double11", tree: server.root.appendingPathComponent("season"))
+        #expect(Set(try sim.cachedFiles().values.map { sha256Hex($0) }).isSubset(of: double11))
+    }
+
+    func sliceObjectsOf(campaign: String, tree: URL) throws -> Set<String> {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))) as! [String: Any]
+        let entry = (json["campaigns"] as! [[String: Any]]).first { $0["id"] as? String == campaign }!
+        return Set((entry["snapshots"] as! [[String: Any]]).map { $0["object"] as! String })
+    }
+
+    /// Runs the built `splashgen` binary (beside this test bundle) from the repository's root.
+    func splashgen(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("splashgen")
+        process.arguments = arguments
+        process.currentDirectoryURL = Repo.root
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
