@@ -52,6 +52,33 @@ import Testing
         #expect(again.stdout.contains("0 rendered, 96 reused from cache"))
     }
 
+    @Test func campaignsNamedTogetherBuildOneSeasonThatPublishesWithAGrowingSerial() throws {
+        let scratch = temporaryFolder()
+        let output = scratch.appendingPathComponent("Output")
+        let folder = "Tests/SplashCoreTests/Fixtures/seasons"
+        let run = try splashgen("build", "\(folder)/own.yaml", "\(folder)/sale-a.yaml", "--bundle", "shop", "-o", output.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "shop: wrote \(output.path)/shop/")
+        // The files' +08:00 times in UTC, as the manifest stores them.
+        #expect(lines.contains("  campaign   own: 2025-12-31T16:00:00Z → no end, priority 0, all versions"))
+        #expect(lines.contains("  campaign   sale-a: 2026-11-10T12:00:00Z → 2026-11-11T18:00:00Z, priority 5, all versions"))
+
+        let overlap = try splashgen("build", "\(folder)/overlap.yaml", "-o", output.path)
+        #expect(overlap.status == 1)
+        #expect(overlap.stderr == "\(folder)/sale-b.yaml:6:3: error: schedule: sale-b and sale-a (\(folder)/sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority\n")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("overlap").path))
+
+        let key = scratch.appendingPathComponent("key").path, tree = scratch.appendingPathComponent("tree").path
+        #expect(try splashgen("keygen", "-o", key).status == 0)
+        let first = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key)
+        #expect(first.status == 0 && first.stdout.hasPrefix("\(tree): serial 1, 1 screen slices, 2 objects ("), "\(first.stdout)\(first.stderr)")
+        let replay = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key, "--serial", "1")
+        #expect(replay.status == 1 && replay.stderr.contains("serial 1 is not greater than the 1 the tree already holds"))
+        let second = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key)
+        #expect(second.stdout.hasPrefix("\(tree): serial 2, "))
+    }
+
     @Test func aBadCampaignPrintsCompilerStyleErrorsAndWritesNothing() throws {
         let output = temporaryFolder().appendingPathComponent("Output")
         let fixture = "Tests/SplashCoreTests/Fixtures/campaigns/bad-fit.yaml"
