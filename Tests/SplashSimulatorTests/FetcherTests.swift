@@ -29,6 +29,10 @@ enum Season15 {
     static let full = Result { try build("season", try campaigns()) }
     /// The mourning day pulled (a kill switch).
     static let withoutMourning = Result { try build("season-pulled", try campaigns(["default.yaml", "double11.yaml"])) }
+    /// The sale and the mourning day, with no screen of the app's own: nothing else in force.
+    static let saleAndMourning = Result { try build("season-sale", try campaigns(["double11.yaml", "mourning.yaml"])) }
+    /// The mourning day alone: the sale pulled.
+    static let mourningOnly = Result { try build("season-mourning", try campaigns(["mourning.yaml"])) }
     /// Double 11 turned grey: new objects for the same screen.
     static let greySale = Result { try build("season-grey", try campaigns(["default.yaml", "double11.yaml"]) { if $0.name == "double11" { $0.grey = true } }) }
     /// The same art for another app.
@@ -157,6 +161,26 @@ enum Season15 {
         _ = try SnapshotApplier(container: sim.container, bundle: fetcher.installed, appVersion: model.version, appBuild: model.build,
                                 osVersion: OSVersion(major: 17), decoder: SnapshotDecoder()).restore()
         #expect(try sim.cachedFiles() == originals, "restore gives the originals back byte for byte")
+    }
+
+    @Test func aCampaignPulledWhileInForceBringsTheOriginalsBackAtTheNextLaunch() async throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("sale")
+        try Season15.publish(Season15.saleAndMourning, to: tree)
+        let sim = try sandbox(Installed.iPhone15)
+        let originals = try sim.cachedFiles()
+        let fetcher = try sim.fetcher(from: server.base.appendingPathComponent("sale"), trustedKey: Season15.publicKey)
+        let during = date("2026-11-11T12:00:00+08:00")
+        _ = try await fetcher.fetch()
+        #expect(try sim.launch(bundle: fetcher.installed, now: during).appReport?.campaign == "double11")
+        #expect(try sim.cachedFiles() != originals)
+
+        try Season15.publish(Season15.mourningOnly, to: tree)
+        let pulled = try await fetcher.fetch()
+        #expect(pulled.serial == 2 && pulled.campaigns == ["mourning"])
+        let report = try #require(try sim.launch(bundle: fetcher.installed, now: during.addingTimeInterval(60)).appReport)
+        #expect(report.campaign == nil && report.files.allSatisfy { $0.action == .restored })
+        #expect(try sim.cachedFiles() == originals, "the originals, byte for byte")
     }
 
     @Test func anObjectCutOffMidBodyInstallsNothingAndTheNextFetchGoesOnFromWhatWasVerified() async throws {
