@@ -18,6 +18,14 @@ protocol ApplierFileSystem: Sendable {
     func remove(_ url: URL) throws(ApplierError)
     /// Creates a folder and its parents.
     func makeFolder(_ url: URL) throws(ApplierError)
+    /// Flushes a file written with `flush: false` to stable storage. It changes nothing a kill
+    /// could see (only what survives a power cut), so a fault-injecting file system may leave it to
+    /// the default, the real flush.
+    func flush(_ url: URL) throws(ApplierError)
+}
+
+extension ApplierFileSystem {
+    func flush(_ url: URL) throws(ApplierError) { try POSIXFileSystem().flush(url) }
 }
 
 extension ApplierFileSystem {
@@ -59,6 +67,13 @@ struct POSIXFileSystem: ApplierFileSystem {
 
     func rename(_ source: URL, to target: URL) throws(ApplierError) {
         guard posixRename(source.path, target.path) == 0 else { throw .io(target.path, Self.errnoText()) }
+    }
+
+    func flush(_ url: URL) throws(ApplierError) {
+        let fd = open(url.path, O_RDONLY | O_NOFOLLOW)
+        guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
+        defer { close(fd) }
+        guard Self.flush(fd) else { throw .io(url.path, Self.errnoText()) }
     }
 
     func syncFolder(_ url: URL) throws(ApplierError) {

@@ -1,8 +1,16 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a run will do, decided before anything is written: what each cached file should hold,
-/// every replacement object verified (name, size, hash, header, pixel size), the originals to back
-/// up, and every problem named. `status` is this plan, not carried out.
+/// every replacement object checked as far as it can be without reading it (a hash for a name, a
+/// regular file of the manifest's size), the originals to back up, and every problem named. The
+/// executor reads each object once, when it stages it, and checks its hash, header and pixel size
+/// before anything else is written. `status` is this plan, not carried out, with every object read
+/// and verified by the planner instead.
 struct ApplyPlan {
     /// The state after the plan is carried out (records hold their targets, no pending marks).
     var state: ApplierState
@@ -24,12 +32,10 @@ struct ApplyPlan {
         var name: String
         /// The hash the file will hold.
         var target: String
-        /// The campaign snapshot whose object goes in (verified by the planner; read again when
-        /// written, one at a time, and hashed again unless its file is unchanged since); nil when the
-        /// original comes back from the backup.
+        /// The campaign snapshot whose object goes in (its name and size checked by the planner; its
+        /// bytes read once and verified when the executor stages it); nil when the original comes
+        /// back from the backup.
         var snapshot: Manifest.Snapshot?
-        /// The object file's identity when the planner verified it.
-        var verifiedIdentity: FileIdentity?
     }
 }
 
@@ -37,10 +43,10 @@ struct ApplyPlan {
 enum ApplyPlanner {
     /// The plan for records `state` (already rekeyed and with pending marks resolved).
     static func plan(_ state: ApplierState, campaign: Manifest.Campaign?, bundle: SnapshotBundle?,
-                     restoring: Bool) throws(ApplierError) -> ApplyPlan {
+                     restoring: Bool, verifyingBytes: Bool = false) throws(ApplierError) -> ApplyPlan {
         var plan = ApplyPlan(state: state)
         var chosen: [String: Manifest.Snapshot] = [:]
-        var verified: [String: FileIdentity] = [:]
+        var checked: Set<String> = []
         for name in state.files.keys.sorted() {
             guard var record = plan.state.files[name] else { continue }
             var target = record.original
@@ -51,13 +57,16 @@ enum ApplyPlanner {
                 if let appearance = record.appearance {
                     let size = Manifest.Size(width: record.width, height: record.height)
                     if let snapshot = campaign.snapshots.first(where: { $0.pixels == size && $0.appearance == appearance }) {
-                        if verified[snapshot.object] == nil {
-                            // Every object is checked before anything is written; its bytes are not kept.
-                            let before = bundle.identity(of: snapshot.object)
-                            do { _ = try bundle.verifiedObject(snapshot, width: record.width, height: record.height) } catch {
-                                throw .badBundle(error)
+                        if !checked.contains(snapshot.object) {
+                            // A missing, misnamed or missized object is refused before anything is
+                            // written; its bytes are verified as the executor stages it.
+                            // `status` reads and hashes every object here, since nothing stages it.
+                            if verifyingBytes {
+                                do { _ = try bundle.verifiedObject(snapshot, width: record.width, height: record.height) } catch { throw .badBundle(error) }
+                            } else if let problem = Self.precheck(snapshot, in: bundle) {
+                                throw .badBundle(problem)
                             }
-                            if let before, bundle.identity(of: snapshot.object) == before { verified[snapshot.object] = before }
+                            checked.insert(snapshot.object)
                         }
                         target = snapshot.object
                         chosen[name] = snapshot
@@ -73,12 +82,23 @@ enum ApplyPlanner {
                 }
             }
             guard target != record.current else { continue }
-            let snapshot = target == record.original ? nil : chosen[name]
-            plan.changes.append(ApplyPlan.Change(name: name, target: target, snapshot: snapshot,
-                                                 verifiedIdentity: snapshot.flatMap { verified[$0.object] }))
+            plan.changes.append(ApplyPlan.Change(name: name, target: target, snapshot: target == record.original ? nil : chosen[name]))
             record.current = target
             plan.state.files[name] = record
         }
         return plan
+    }
+
+    /// What is wrong with an object that shows without reading it: its name is not a hash, its file
+    /// is missing (or not a regular file), or its size is not the manifest's.
+    static func precheck(_ snapshot: Manifest.Snapshot, in bundle: SnapshotBundle) -> BundleProblem? {
+        guard isObjectName(snapshot.object) else { return .notAnObjectName(snapshot.object) }
+        var info = stat()
+        let url = bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
+        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .missingObject(snapshot.object) }
+        guard Int(info.st_size) == snapshot.bytes else {
+            return .sizeMismatch(object: snapshot.object, expected: snapshot.bytes, found: Int(info.st_size))
+        }
+        return nil
     }
 }

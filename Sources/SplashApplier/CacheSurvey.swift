@@ -60,8 +60,9 @@ struct CacheSurvey {
         let trusted = fromBackupsOnly ? nil : saved
         let objects = Set(manifest?.campaigns.flatMap { $0.snapshots.map(\.object) } ?? [])
         var result = Rekeyed(state: ApplierState(key: key, bundleID: paths.bundleID, folder: paths.folder, backup: backup, files: [:]))
-        // Files are read, hashed and classified one at a time; none is kept.
-        var classified: [String: (result: SnapshotClassifier.Result, hash: String)] = [:]
+        // Files are read and hashed one at a time, none kept; the originals among them are then read
+        // again one at a time and classified together (one decoder context for all).
+        var originals: [(name: String, hash: String)] = []
         for name in names {
             guard let data = readBounded(paths.folderURL.appendingPathComponent(name), limit: ReadLimits.snapshotBytes) else {
                 result.unreadable.append(name)
@@ -100,16 +101,20 @@ struct CacheSurvey {
                 result.leftovers.append(name)
                 continue
             }
-            classified[name] = (classifier.classify(name, data), hash)
+            originals.append((name, hash))
         }
-        var results = classified.mapValues(\.result)
+        // A file that changed since it was hashed is classified as it is now; its backup, checked
+        // against the hash, then stops the run before anything is replaced.
+        var results = classifier.classify(originals.map(\.name)) { index in
+            readBounded(paths.folderURL.appendingPathComponent(originals[index].name), limit: ReadLimits.snapshotBytes)
+        }
         classifier.settleGuesses(&results)
-        for (name, entry) in classified {
+        for (name, hash) in originals {
             guard let found = results[name] else { continue }
             result.state.files[name] = ApplierState.FileRecord(width: max(1, found.width), height: max(1, found.height),
                                                                appearance: found.appearance, decidedBy: found.decidedBy,
-                                                               original: entry.hash, current: entry.hash)
-            result.originals[name] = BackupSource(path: paths.folder + "/" + name, hash: entry.hash)
+                                                               original: hash, current: hash)
+            result.originals[name] = BackupSource(path: paths.folder + "/" + name, hash: hash)
         }
         return result
     }

@@ -1,19 +1,30 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Carries a plan out through the file-system protocol, journaled so that a kill at any operation
 /// leaves every cached file its original or its replacement and the next run ends where an
 /// uninterrupted one would:
+/// 0. before anything else is written, every campaign object is read once and written to the
+///    staging folder while it is checked (size, hash, header, pixel size) on a second thread, its
+///    flush to stable storage running in the background while the next one is read: a bad object
+///    removes what was staged and changes nothing else;
 /// 1. new originals are backed up, then the state that points at them is written;
 /// 2. the files about to change are marked pending (and the run unsettled) in the state;
 /// 3. an original is replaced only when its verified backup exists (backed up again from the file
-///    itself when it still holds the recorded original); each file is written beside its target and
-///    renamed over it, keeping the OS's name; before iOS 13, where the folder cannot be written in
-///    place, the folder is moved out, edited and moved back, with the move journaled too;
+///    itself when it still holds the recorded original); once every staged object is flushed, each
+///    is renamed over its target, keeping the OS's name (an original coming back is written beside
+///    its target and renamed); before iOS 13, where the folder cannot be written in place, the
+///    folder is moved out, edited and moved back, with the move journaled too; one sync of the
+///    folder makes the renames durable;
 /// 4. the state is written settled (not flushed: what it says can be rebuilt from what is durable).
 struct PlanExecutor {
     let paths: ApplierPaths
     let fs: any ApplierFileSystem
-    /// The bundle the plan's objects come from (read one at a time, checked again as they are written).
+    /// The bundle the plan's objects come from (each read once, one at a time, and verified as it is staged).
     let bundle: SnapshotBundle?
     /// Before iOS 13: edit the folder moved out of place.
     let moveFolder: Bool
@@ -25,6 +36,9 @@ struct PlanExecutor {
         var state = before
         var problems: [ApplyReport.Problem] = []
         try fs.makeFolder(paths.url(ApplierPaths.support))
+        // A killed run's staged objects go first.
+        let staging = paths.url(Self.staging)
+        if try paths.checkNoLinks(Self.staging) { try fs.remove(staging) }
 
         if plan.clearFolder {
             // Another library's leftovers: move the folder aside, then delete it; the OS renders clean originals.
@@ -38,6 +52,12 @@ struct PlanExecutor {
             try writeState(state)
             return (state, problems)
         }
+
+        // Every campaign object read once and verified before anything else is written; the flushes
+        // run while the next object is read, and are waited for before the first rename.
+        let flusher = Flusher(fs: fs)
+        defer { flusher.drain() }
+        let staged = try stage(plan.changes, records: before.files, into: staging, flusher: flusher)
 
         if !plan.backups.isEmpty {
             let backup = paths.url(state.backup)
@@ -70,12 +90,13 @@ struct PlanExecutor {
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: working.path)) ?? [] where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
                 try fs.remove(working.appendingPathComponent(entry))
             }
+            // Nothing unflushed is renamed into place.
+            try flusher.wait()
             let backup = paths.url(state.backup)
             for change in plan.changes {
                 guard var record = state.files[change.name] else { continue }
                 let file = working.appendingPathComponent(change.name)
-                let bytes: Data
-                if let snapshot = change.snapshot {
+                if change.snapshot != nil {
                     // Replacing the original: only with a verified backup of it behind.
                     if record.current == record.original, !backupHolds(record.original, at: backup.appendingPathComponent(change.name)) {
                         guard let now = readBounded(file, limit: ReadLimits.snapshotBytes), sha256Hex(now) == record.original else {
@@ -87,7 +108,8 @@ struct PlanExecutor {
                         try fs.makeFolder(backup)
                         try fs.replace(backup.appendingPathComponent(change.name), with: now, durably: true)
                     }
-                    bytes = try object(snapshot, change.verifiedIdentity, width: record.width, height: record.height)
+                    guard let source = staged[change.name] else { throw .io(file.path, "its replacement was not staged") }
+                    try fs.rename(source, to: file)
                 } else {
                     guard let copy = readBounded(backup.appendingPathComponent(change.name), limit: ReadLimits.snapshotBytes),
                           sha256Hex(copy) == record.original else {
@@ -96,9 +118,8 @@ struct PlanExecutor {
                         state.files[change.name] = record
                         continue
                     }
-                    bytes = copy
+                    try fs.replace(file, with: copy)
                 }
-                try fs.replace(file, with: bytes)
                 record.current = change.target
                 record.pending = nil
                 state.files[change.name] = record
@@ -110,6 +131,8 @@ struct PlanExecutor {
                 state.folderMoved = nil
             }
         }
+        // What is left staged belongs to files whose original was lost, left as they are.
+        if !staged.isEmpty { try fs.remove(staging) }
         settle(&state)
         // Not flushed: every cached file and backup is durable by now, and a state lost to a power
         // cut is rebuilt (pending marks resolved by reading the files, or records from the backups).
@@ -117,16 +140,95 @@ struct PlanExecutor {
         return (state, problems)
     }
 
-    /// An object's bytes for writing: read again, and hashed again unless its file is the very one
-    /// the planner verified (same size, modification time and inode before and after the read).
-    private func object(_ snapshot: Manifest.Snapshot, _ identity: FileIdentity?, width: Int, height: Int) throws(ApplierError) -> Data {
-        guard let bundle else { throw .badBundle(.missingObject(snapshot.object)) }
-        if let identity, bundle.identity(of: snapshot.object) == identity,
-           let data = readBounded(bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object), limit: snapshot.bytes),
-           data.count == snapshot.bytes, bundle.identity(of: snapshot.object) == identity {
-            return data
+    /// Where campaign objects are staged, container-relative: beside the state, on the container's
+    /// volume, so a staged file is renamed into the launch folder (or the folder moved out of place).
+    static let staging = ApplierPaths.support + "/swap-staging"
+
+    /// Reads each campaign object of `changes` once into one buffer, checks it (size, hash, header,
+    /// pixel size of the file it replaces) while writing it to `folder`, its flush handed to `flusher`.
+    /// A bad object removes the staging folder and throws: nothing else has been written yet.
+    /// Returns the staged file of each file name.
+    private func stage(_ changes: [ApplyPlan.Change], records: [String: ApplierState.FileRecord], into folder: URL,
+                       flusher: Flusher) throws(ApplierError) -> [String: URL] {
+        let objects = changes.compactMap { change in change.snapshot.map { (name: change.name, snapshot: $0) } }
+        guard !objects.isEmpty else { return [:] }
+        guard let bundle else { throw .badBundle(.missingObject(objects[0].snapshot.object)) }
+        try fs.makeFolder(folder)
+        var buffer = Data(count: objects.map(\.snapshot.bytes).max() ?? 0)
+        var staged: [String: URL] = [:]
+        for (name, snapshot) in objects {
+            guard let record = records[name] else { continue }
+            let problem: BundleProblem?
+            switch Self.read(snapshot, of: bundle, into: &buffer) {
+            case .failure(let failure):
+                problem = failure
+            case .success(let count):
+                let url = folder.appendingPathComponent(name)
+                problem = try checkWhileWriting(snapshot, buffer.prefix(count), width: record.width, height: record.height, to: url)
+                if problem == nil {
+                    flusher.flush(url)
+                    staged[name] = url
+                }
+            }
+            if let problem {
+                flusher.drain()
+                try fs.remove(folder)
+                throw .badBundle(problem)
+            }
         }
-        do { return try bundle.verifiedObject(snapshot, width: width, height: height) } catch { throw .badBundle(error) }
+        return staged
+    }
+
+    /// Checks an object's bytes (size, hash, header, pixel size) on one thread while they are written
+    /// to the staged file `url` on another: a staged file is renamed into place only once its check
+    /// has passed, so writing it meanwhile risks nothing. Returns what is wrong with the object.
+    private func checkWhileWriting(_ snapshot: Manifest.Snapshot, _ data: Data, width: Int, height: Int, to url: URL)
+        throws(ApplierError) -> BundleProblem? {
+        let fs = self.fs
+        let outcome = StagingOutcome()
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                outcome.set(problem: SnapshotBundle.check(snapshot, data: data, width: width, height: height))
+            } else {
+                do throws(ApplierError) { try fs.write(data, to: url, flush: false) } catch { outcome.set(failure: error) }
+            }
+        }
+        let (problem, failure) = outcome.get()
+        if let failure { throw failure }
+        return problem
+    }
+
+    /// Reads an object's file into `buffer` (at least the manifest's size): exactly the manifest's
+    /// size of a regular file, never through a link. Returns the byte count.
+    private static func read(_ snapshot: Manifest.Snapshot, of bundle: SnapshotBundle, into buffer: inout Data) -> Result<Int, BundleProblem> {
+        guard isObjectName(snapshot.object) else { return .failure(.notAnObjectName(snapshot.object)) }
+        let url = bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
+        let fd = open(url.path, O_RDONLY | O_NOFOLLOW)
+        guard fd >= 0 else { return .failure(.missingObject(snapshot.object)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .failure(.missingObject(snapshot.object)) }
+        let size = snapshot.bytes
+        guard Int(info.st_size) == size, buffer.count >= size else {
+            return .failure(.sizeMismatch(object: snapshot.object, expected: size, found: Int(info.st_size)))
+        }
+        let filled = buffer.withUnsafeMutableBytes { raw -> Int in
+            guard let base = raw.baseAddress else { return 0 }
+            var offset = 0
+            while offset < size {
+                let n = posixRead(fd, base + offset, size - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+            return offset
+        }
+        // A file that shrank or grew since its size was read is refused, not read in part.
+        var extra: UInt8 = 0
+        guard filled == size, posixRead(fd, &extra, 1) == 0 else {
+            var now = stat()
+            return .failure(.sizeMismatch(object: snapshot.object, expected: size, found: fstat(fd, &now) == 0 ? Int(now.st_size) : filled))
+        }
+        return .success(size)
     }
 
     /// Whether the backup file exists and hashes to `original`.
@@ -138,3 +240,51 @@ struct PlanExecutor {
         try fs.replace(paths.stateURL, with: try state.encoded(), durably: true)
     }
 }
+
+/// Flushes staged files on a background queue, one after another, while the executor reads and
+/// hashes the next object, so the disk's work overlaps the processor's. ``wait()`` returns once
+/// every flush handed over has ended, and throws the first that failed.
+private final class Flusher: @unchecked Sendable {
+    private let fs: any ApplierFileSystem
+    private let queue = DispatchQueue(label: "splashgen.applier.flush")
+    private let lock = NSLock()
+    private var failure: ApplierError?
+
+    init(fs: any ApplierFileSystem) {
+        self.fs = fs
+    }
+
+    /// Flushes `url` to stable storage after the flushes handed over before it.
+    func flush(_ url: URL) {
+        queue.async {
+            do throws(ApplierError) { try self.fs.flush(url) } catch {
+                self.lock.withLock { if self.failure == nil { self.failure = error } }
+            }
+        }
+    }
+
+    /// Waits for every flush handed over; throws the first failure.
+    func wait() throws(ApplierError) {
+        drain()
+        if let failure = lock.withLock({ failure }) { throw failure }
+    }
+
+    /// Waits for every flush handed over, whatever became of them (before the run returns or throws).
+    func drain() {
+        queue.sync {}
+    }
+}
+
+/// What the two halves of ``PlanExecutor/checkWhileWriting(_:_:width:height:to:)`` found.
+private final class StagingOutcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var problem: BundleProblem?
+    private var failure: ApplierError?
+
+    func set(problem: BundleProblem?) { lock.withLock { self.problem = problem } }
+    func set(failure: ApplierError) { lock.withLock { self.failure = failure } }
+    func get() -> (BundleProblem?, ApplierError?) { lock.withLock { (problem, failure) } }
+}
+
+// The C function, named apart from the executor's own `read`.
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }

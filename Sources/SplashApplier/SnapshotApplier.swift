@@ -6,8 +6,9 @@ import Foundation
 /// only, so the same source runs in an iOS app and on Linux. Call it after launch, off the main
 /// thread (or through the `async` entry points).
 ///
-/// A run surveys the disk (``CacheSurvey``), plans what each file should hold with every byte
-/// verified (``ApplyPlanner``), and carries the plan out journaled (``PlanExecutor``). Every byte it
+/// A run surveys the disk (``CacheSurvey``), plans what each file should hold (``ApplyPlanner``),
+/// and carries the plan out journaled (``PlanExecutor``), which verifies every object's bytes as it
+/// stages them, before anything else is written. Every byte it
 /// reads — cache files, state, bundle — is treated as hostile: it never traps, never writes outside
 /// the container, never follows a link, and names every problem in its report.
 public struct SnapshotApplier: Sendable {
@@ -119,7 +120,8 @@ public struct SnapshotApplier: Sendable {
         let found = records(survey, manifest: manifest, marker: (campaign ?? manifest?.campaigns.first)?.marker, fromBackupsOnly: mode == .restoreFromBackups)
         problems += found.problems
         var plan = found.clearFolder ? ApplyPlan(state: found.state, clearFolder: true)
-            : try ApplyPlanner.plan(found.state, campaign: campaign, bundle: try target.open(), restoring: restoring)
+            : try ApplyPlanner.plan(found.state, campaign: campaign, bundle: try target.open(), restoring: restoring,
+                                     verifyingBytes: mode == .status)
         plan.backups = found.backups
         plan.regenerated = found.rekeyed && survey.saved?.key != found.state.key
         problems += plan.problems

@@ -37,10 +37,9 @@ struct SnapshotClassifier {
         var luma: Double
     }
 
-    /// Classifies files given as (name, bytes), decoding one at a time.
+    /// Classifies files given as (name, bytes), the decoder sampling them together.
     func classify(_ files: [(name: String, data: Data)]) -> [String: Result] {
-        var results: [String: Result] = [:]
-        for file in files { results[file.name] = classify(file.name, file.data) }
+        var results = classify(files.map(\.name)) { files[$0].data }
         settleGuesses(&results)
         return results
     }
@@ -48,17 +47,45 @@ struct SnapshotClassifier {
     /// One file: by the declared style, else by its marker (nil appearance when the marker does not
     /// decide: ``settleGuesses(_:)`` then guesses from the light of all files together).
     func classify(_ name: String, _ data: Data) -> Result {
-        let size = try? SnapshotHeader.pixelSize(of: data)
-        if interfaceStyle != .automatic, let size {
-            let style: Appearance = interfaceStyle == .dark ? .dark : .light
-            return Result(width: size.width, height: size.height, appearance: style, decidedBy: .interfaceStyle, luma: 0)
-        }
-        guard let sample = try? decoder.sample(data), sample.width > 0, sample.height > 0 else {
-            return Result(width: size?.width ?? 0, height: size?.height ?? 0, appearance: nil, decidedBy: .undecodable, luma: 0)
-        }
-        return Result(width: sample.width, height: sample.height,
-                      appearance: markerAppearance(sample.corner, scale: Self.scale(ofFileNamed: name)), decidedBy: .marker, luma: sample.luma)
+        classify([name]) { _ in data }[name] ?? Result(width: 0, height: 0, appearance: nil, decidedBy: .undecodable, luma: 0)
     }
+
+    /// The files `names`, their bytes read in turn by `read` (nil: unreadable) and dropped before
+    /// the next file is read; the decoder samples them together (one codec for all). Guesses are
+    /// not settled.
+    func classify(_ names: [String], read: (Int) -> Data?) -> [String: Result] {
+        var results: [String: Result] = [:]
+        // A declared style settles every file whose header gives its size; the others are sampled.
+        var sampled: [Int] = []
+        for index in names.indices {
+            if interfaceStyle != .automatic, let size = read(index).flatMap({ try? SnapshotHeader.pixelSize(of: $0) }) {
+                results[names[index]] = Result(width: size.width, height: size.height, appearance: interfaceStyle == .dark ? .dark : .light,
+                                               decidedBy: .interfaceStyle, luma: 0)
+            } else {
+                sampled.append(index)
+            }
+        }
+        var sizes = [(width: Int, height: Int)?](repeating: nil, count: sampled.count)
+        let samples = decoder.samples(count: sampled.count) { position in
+            guard let data = read(sampled[position]) else { throw ClassifierError.unreadable }
+            sizes[position] = try? SnapshotHeader.pixelSize(of: data)
+            return data
+        }
+        for (position, index) in sampled.enumerated() {
+            let name = names[index]
+            guard position < samples.count, let sample = try? samples[position].get(), sample.width > 0, sample.height > 0 else {
+                results[name] = Result(width: sizes[position]?.width ?? 0, height: sizes[position]?.height ?? 0, appearance: nil,
+                                       decidedBy: .undecodable, luma: 0)
+                continue
+            }
+            results[name] = Result(width: sample.width, height: sample.height,
+                                   appearance: markerAppearance(sample.corner, scale: Self.scale(ofFileNamed: name)), decidedBy: .marker, luma: sample.luma)
+        }
+        return results
+    }
+
+    /// A file the classifier was to read could not be read.
+    enum ClassifierError: Error { case unreadable }
 
     /// The guess for files the marker did not decide: of two undecided files of one size the darker
     /// is dark; a lone one is dark below mid-grey. Each is marked as a luminance guess.

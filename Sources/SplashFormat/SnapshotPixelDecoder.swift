@@ -10,10 +10,19 @@ public protocol SnapshotPixelDecoder: Sendable {
     /// What telling light from dark needs, and no more: the bottom-right corner and the mean light.
     /// The default decodes the whole image; a decoder can read just the blocks it needs.
     func sample(_ data: Data) throws -> SnapshotSample
+    /// The samples of `count` files, whose bytes `read` gives one at a time, in order (a file's
+    /// bytes are dropped before the next is read). A decoder can share work between them: splashgen's
+    /// makes one codec context for all the files, once every file's blocks are picked. The default
+    /// samples each in turn.
+    func samples(count: Int, read: (Int) throws -> Data) -> [Result<SnapshotSample, any Error>]
 }
 
 extension SnapshotPixelDecoder {
     public func sample(_ data: Data) throws -> SnapshotSample { SnapshotSample(image: try decode(data)) }
+
+    public func samples(count: Int, read: (Int) throws -> Data) -> [Result<SnapshotSample, any Error>] {
+        (0..<count).map { index in Result { try sample(read(index)) } }
+    }
 }
 
 /// The part of a snapshot the classifier reads.

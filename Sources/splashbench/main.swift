@@ -70,6 +70,8 @@ if arguments.first == "--probe-apply", arguments.count == 4 {
 }
 let campaignPath = arguments.first { !$0.hasPrefix("-") } ?? "campaigns/double11.yaml"
 let skipPipeline = arguments.contains("--no-pipeline")
+// `--applier-only`: only the applier's figures (no builds of the whole catalogue, no LZFSE, no pipeline).
+let applierOnly = arguments.contains("--applier-only")
 let clock = ContinuousClock()
 
 func seconds(_ d: Duration) -> String {
@@ -118,7 +120,7 @@ print("splashbench: \(campaignPath), \(campaign.screens.count) screen sizes x \(
 
 var splashgenWall: Duration = .zero
 var ktxBundle: URL?
-for encoding in SnapshotEncoding.allCases {
+for encoding in SnapshotEncoding.allCases where !applierOnly {
     var variant = campaign
     variant.encoding = encoding
     let output = temporaryFolder()
@@ -208,18 +210,28 @@ do {
         }
         copies.append(clock.now - start)
     }
-    // Peak memory of one first apply that swaps all four files, in a fresh process.
-    let probed = try copyOfInstalled()
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    probe.arguments = ["--probe-apply", probed.appendingPathComponent("container").path, bundle.path, during.formatted(.iso8601)]
-    let probeOut = Pipe()
-    probe.standardOutput = probeOut
-    try probe.run()
-    let probeAnswer = String(decoding: probeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
-    probe.waitUntilExit()
+    // Peak memory of one apply in a fresh process: the answer's words are the rise in bytes and
+    // the number of files replaced.
+    func probePeak(_ sandbox: URL, at now: Date) throws -> [Substring] {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        probe.arguments = ["--probe-apply", sandbox.appendingPathComponent("container").path, bundle.path, now.formatted(.iso8601)]
+        let probeOut = Pipe()
+        probe.standardOutput = probeOut
+        try probe.run()
+        let answer = String(decoding: probeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
+        probe.waitUntilExit()
+        return answer
+    }
+    // A first apply that swaps all four files; then, apart, the classification alone (before the
+    // campaign) and the swap alone (on a container classified beforehand).
+    let probeAnswer = try probePeak(try copyOfInstalled(), at: during)
     let applyPeak = probeAnswer.first.flatMap { Int($0) } ?? -1
     let probeReplaced = probeAnswer.dropFirst().first.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+    let classifyPeak = try probePeak(try copyOfInstalled(), at: before).first.flatMap { Int($0) } ?? -1
+    let classified = try copyOfInstalled()
+    _ = try applier(classified, before).apply()
+    let swapPeak = try probePeak(classified, at: during).first.flatMap { Int($0) } ?? -1
     let largest = manifest.campaigns[0].snapshots.map(\.bytes).max() ?? 0
     let sorted = noOps.sorted()
     print("""
@@ -231,6 +243,7 @@ do {
       copy + fsync        median \(seconds(median(copies))) (the same 4 objects, plain)
       swap / copy         \(String(format: "%.2f", median(swaps) / median(copies)))x
       apply peak memory   +\(megabytes(applyPeak)) over what is resident after a warm-up apply, for a first apply swapping \(probeReplaced) files (largest object \(megabytes(largest))): \(String(format: "%.2f", Double(applyPeak) / Double(max(1, largest))))x [probe said: \(probeAnswer.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines))]
+                          classification alone +\(megabytes(classifyPeak)) (\(String(format: "%.2f", Double(classifyPeak) / Double(max(1, largest))))x), swap alone on a classified container +\(megabytes(swapPeak)) (\(String(format: "%.2f", Double(swapPeak) / Double(max(1, largest))))x)
     """)
 }
 
@@ -345,7 +358,7 @@ if let ktxBundle {
     }
 }
 
-guard !skipPipeline else { exit(0) }
+guard !skipPipeline, !applierOnly else { exit(0) }
 
 // The same snapshots, scripted with ImageMagick + astcenc: the geometry comes from splashgen's own
 // planner so both pipelines draw the same thing; each snapshot is one `convert` and one `astcenc`.

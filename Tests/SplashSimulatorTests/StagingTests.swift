@@ -1,0 +1,198 @@
+import Foundation
+import SplashCore
+import Testing
+@testable import SplashApplier
+@testable import SplashSimulator
+
+/// A file system that records every operation in order (flushes run on the executor's background
+/// queue, so the log is locked), and carries each out on the real disk.
+final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
+    enum Operation: Equatable {
+        case write(String, flush: Bool), rename(String, String), syncFolder(String), remove(String), makeFolder(String), flush(String)
+    }
+    private let lock = NSLock()
+    private var log: [Operation] = []
+    private let real = POSIXFileSystem()
+
+    var operations: [Operation] { lock.withLock { log } }
+    private func note(_ operation: Operation) { lock.withLock { log.append(operation) } }
+
+    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) { try real.write(data, to: url, flush: flush); note(.write(url.path, flush: flush)) }
+    func rename(_ source: URL, to target: URL) throws(ApplierError) { try real.rename(source, to: target); note(.rename(source.path, target.path)) }
+    func syncFolder(_ url: URL) throws(ApplierError) { try real.syncFolder(url); note(.syncFolder(url.path)) }
+    func remove(_ url: URL) throws(ApplierError) { try real.remove(url); note(.remove(url.path)) }
+    func makeFolder(_ url: URL) throws(ApplierError) { try real.makeFolder(url); note(.makeFolder(url.path)) }
+    /// Slow on purpose, so a rename that did not wait for its flush would be logged before it.
+    func flush(_ url: URL) throws(ApplierError) { usleep(20_000); try real.flush(url); note(.flush(url.path)) }
+}
+
+/// Campaign objects are read once, verified and staged before anything else is written; a staged
+/// object is renamed into place only once it is verified and flushed.
+@Suite struct StagingTests {
+    let before = date("2026-11-10T10:00:00+08:00")
+    let during = date("2026-11-11T09:00:00+08:00")
+    let after = date("2026-11-12T03:00:00+08:00")
+    static let support = "Library/Application Support/splashgen"
+
+    func applier(_ sim: SandboxSimulator, bundle: URL?, now: Date, fileSystem: (any ApplierFileSystem)? = nil) throws -> SnapshotApplier {
+        let model = try sim.model()
+        var applier = SnapshotApplier(container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+                                      osVersion: OSVersion(model.ios) ?? OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+        if let fileSystem { applier.fileSystem = fileSystem }
+        return applier
+    }
+
+    func staging(_ sim: SandboxSimulator) -> URL { sim.container.appendingPathComponent(PlanExecutor.staging) }
+
+    /// The cached file names in the order the executor stages them, with the object each gets.
+    func objectsInStagingOrder(_ sim: SandboxSimulator, bundle: URL) throws -> [(name: String, object: String)] {
+        let model = try sim.model()
+        return try model.variants.keys.sorted().map { ($0, try object(in: bundle, model.variants[$0]!, pixels: iPhone15)) }
+    }
+
+    @Test(arguments: [false, true])
+    func aBadObjectFoundWhileStagingChangesNothing(classifiedFirst: Bool) throws {
+        let bundle = temporaryFolder("bad").appendingPathComponent("b")
+        try FileManager.default.copyItem(at: try Bundles.double11.get(), to: bundle)
+        let sim = try sandbox(Installed.iPhone15)
+        if classifiedFirst { _ = try applier(sim, bundle: bundle, now: before).apply() }
+        // The last object staged is the bad one: three good ones are staged before it is read.
+        let order = try objectsInStagingOrder(sim, bundle: bundle)
+        #expect(Set(order.map(\.object)).count == 4)
+        try flipLastByte(of: bundle.appendingPathComponent("objects/" + order[3].object))
+        let tree = try sim.snapshotTree()
+        let state = try? Data(contentsOf: sim.container.appendingPathComponent(Self.support + "/state.json"))
+        let recorder = RecordingFileSystem()
+        #expect(throws: ApplierError.badBundle(.hashMismatch(object: order[3].object, actual: sha256Hex(try Data(contentsOf: bundle.appendingPathComponent("objects/" + order[3].object)))))) {
+            _ = try applier(sim, bundle: bundle, now: during, fileSystem: recorder).apply()
+        }
+        // The four objects were written to the staging folder (the bad one while it was being
+        // checked), none was renamed anywhere, and the staging folder is gone; nothing else was written.
+        let stagingPath = staging(sim).path
+        let writes = recorder.operations.compactMap { if case .write(let path, _) = $0 { path } else { nil } }
+        #expect(writes.count == 4 && writes.allSatisfy { $0.hasPrefix(stagingPath + "/") }, "\(writes)")
+        #expect(!recorder.operations.contains { if case .rename = $0 { true } else { false } })
+        #expect(recorder.operations.last == .remove(stagingPath))
+        #expect(try sim.snapshotTree() == tree)
+        #expect(!FileManager.default.fileExists(atPath: staging(sim).path))
+        #expect((try? Data(contentsOf: sim.container.appendingPathComponent(Self.support + "/state.json"))) == state)
+        #expect(FileManager.default.fileExists(atPath: sim.container.appendingPathComponent(Self.support + "/backups").path) == classifiedFirst)
+    }
+
+    @Test func aStagedObjectIsRenamedIntoPlaceOnlyAfterItIsFlushedAndThePendingMarkIsDurable() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        _ = try applier(sim, bundle: bundle, now: before).apply()
+        let recorder = RecordingFileSystem()
+        let report = try applier(sim, bundle: bundle, now: during, fileSystem: recorder).apply()
+        #expect(report.files.filter { $0.action == .replaced }.count == 4)
+        let log = recorder.operations
+        let stagingPath = staging(sim).path
+        let state = sim.container.appendingPathComponent(Self.support + "/state.json").path
+        let folder = try sim.snapshotFolder(sim.model()).path
+        let renames = log.enumerated().filter { if case .rename(let source, _) = $0.element { source.hasPrefix(stagingPath + "/") } else { false } }
+        #expect(renames.count == 4)
+        for (index, operation) in renames {
+            guard case .rename(let source, let target) = operation else { continue }
+            #expect(target == folder + "/" + (source as NSString).lastPathComponent)
+            // Written unflushed, then flushed, both before the rename.
+            let wrote = log.firstIndex(of: .write(source, flush: false)), flushed = log.firstIndex(of: .flush(source))
+            #expect(wrote != nil && flushed != nil && wrote! < flushed! && flushed! < index, "\(source)")
+        }
+        // The pending mark (the state renamed into place, its folder synced) comes before the first rename.
+        let firstRename = renames.map(\.offset).min()!
+        let stateRenamed = log.firstIndex { if case .rename(_, let target) = $0 { target == state } else { false } }
+        #expect(stateRenamed != nil && stateRenamed! < firstRename)
+        // (Flushes run on their own queue and may fall anywhere in the log.)
+        let next = log[(stateRenamed! + 1)...].first { if case .flush = $0 { false } else { true } }
+        #expect(next == .syncFolder((state as NSString).deletingLastPathComponent))
+        // One sync of the launch folder after the renames makes them durable; nothing is left staged.
+        let lastRename = renames.map(\.offset).max()!
+        #expect(log[(lastRename + 1)...].contains(.syncFolder(folder)))
+        #expect(!FileManager.default.fileExists(atPath: stagingPath))
+        let model = try sim.model()
+        for (name, data) in try sim.cachedFiles() {
+            #expect(sha256Hex(data) == (try object(in: bundle, model.variants[name]!, pixels: iPhone15)), "\(name)")
+        }
+    }
+
+    @Test func objectsStagedByAKilledRunAreClearedByTheNextRunWhateverItDoes() throws {
+        let bundle = try Bundles.double11.get()
+        let installed = try sandbox(Installed.iPhone15)
+        _ = try applier(installed, bundle: bundle, now: before).apply()
+        let originals = try installed.cachedFiles()
+        // Kill the campaign start at each operation while objects are staged (up to its renames).
+        var killedWithStaged = 0
+        for n in 1..<12 {
+            let sim = try CrashMatrixTests.copy(installed)
+            #expect(throws: ApplierError.simulatedCrash) {
+                _ = try applier(sim, bundle: bundle, now: during, fileSystem: FaultInjectingFileSystem(failAfter: n)).apply()
+            }
+            let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging(sim).path)) ?? []
+            guard !staged.isEmpty else { continue }
+            killedWithStaged += 1
+            // The next run comes after the campaign's end: it stages nothing, and still clears the leftovers.
+            let report = try applier(sim, bundle: bundle, now: after).apply()
+            #expect(report.complete)
+            #expect(!FileManager.default.fileExists(atPath: staging(sim).path), "killed after \(n) operations")
+            #expect(try sim.cachedFiles() == originals)
+        }
+        #expect(killedWithStaged >= 3)
+    }
+
+    @Test func aMissingOrMissizedObjectIsRefusedByThePlanSoStatusNamesIt() throws {
+        let sim = try sandbox(Installed.iPhone15)
+        for (damage, expected) in [("missing", "missing"), ("truncated", "size")] {
+            let bundle = temporaryFolder("bad").appendingPathComponent("b")
+            try FileManager.default.copyItem(at: try Bundles.double11.get(), to: bundle)
+            let url = try firstObject(bundle)
+            if damage == "missing" { try FileManager.default.removeItem(at: url) } else { try Data(contentsOf: url).prefix(1000).write(to: url) }
+            do {
+                _ = try applier(sim, bundle: bundle, now: during).status()
+                Issue.record("\(damage): status went ahead")
+            } catch let ApplierError.badBundle(problem) {
+                switch problem {
+                case .missingObject(let name): #expect(expected == "missing" && name == url.lastPathComponent)
+                case .sizeMismatch(let name, let size, 1000): #expect(expected == "size" && name == url.lastPathComponent && size > 1000)
+                default: Issue.record("\(damage): \(problem)")
+                }
+            }
+        }
+    }
+}
+
+/// The classifier's sample of a plain KTX file is read from the blocks where they lie in the file;
+/// it must be exactly the sample the same blocks give when they have to be inflated first.
+@Suite struct SampleTests {
+    @Test func aPlainKTXSampleEqualsTheSampleOfTheSameBlocksInflatedAndTheWholeImage() throws {
+        let bundle = try Bundles.double11.get()
+        let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+        for snapshot in manifest.campaigns[0].snapshots {
+            let plain = try Data(contentsOf: bundle.appendingPathComponent("objects/" + snapshot.object))
+            #expect(SnapshotContent(sniffing: plain) == .ktx)
+            let (width, height, blocks) = try SnapshotHeader.astcBlocks(of: plain)
+            let atx = ATXFile(astc4x4Width: width, height: height, blocks: blocks).serialized()
+            let compressedKTX = KTXFile(appleCompressedASTC4x4Width: width, height: height, blocks: blocks).serialized()
+            let decoder = SnapshotDecoder()
+            let sample = try decoder.sample(plain)
+            for other in [try decoder.sample(atx), try decoder.sample(compressedKTX)] {
+                #expect(other.width == sample.width && other.height == sample.height && other.luma == sample.luma)
+                #expect(other.corner == sample.corner)
+            }
+            // The corner's pixels are the whole image's.
+            let whole = SnapshotSample(image: try decoder.decode(plain))
+            #expect(sample.width == width && sample.height == height && sample.corner.width >= 5 && sample.corner.height >= 5)
+            for dy in 1...5 {
+                for dx in 1...5 {
+                    #expect(sample.corner[sample.corner.width - dx, sample.corner.height - dy] == whole.corner[whole.corner.width - dx, whole.corner.height - dy])
+                }
+            }
+        }
+    }
+
+    @Test func aPlainKTXWhoseLevelIsCutShortIsRefusedNotRead() throws {
+        let bundle = try Bundles.double11.get()
+        let plain = try Data(contentsOf: firstObject(bundle))
+        #expect(throws: (any Error).self) { _ = try SnapshotDecoder().sample(plain.prefix(plain.count - 16)) }
+    }
+}
