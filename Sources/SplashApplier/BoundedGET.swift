@@ -22,6 +22,7 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private var failure: FetchError?
     private var continuation: CheckedContinuation<Result<Response, FetchError>, Never>?
     private var response: HTTPURLResponse?
+    private var deadline: DispatchWorkItem?
 
     private init(limit: Int) {
         self.limit = limit
@@ -41,15 +42,20 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         defer { session.finishTasksAndInvalidate() }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        // Sizes are checked against the bytes on the wire: no transparent decompression.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         // The server may not take longer than `timeout` in all: a deadline of our own, since a body that
-        // trickles in never lets an idle timeout fire.
+        // trickles in never lets an idle timeout fire. It is cancelled when the request ends, and holds
+        // nothing of the body meanwhile.
         return await withCheckedContinuation { continuation in
             getter.lock.withLock { getter.continuation = continuation }
             let task = session.dataTask(with: request)
-            task.resume()
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak task] in
-                getter.fail(.timedOut(url.absoluteString, timeout), cancelling: task)
+            let deadline = DispatchWorkItem { [weak getter, weak task] in
+                getter?.fail(.timedOut(url.absoluteString, timeout), cancelling: task)
             }
+            getter.lock.withLock { getter.deadline = deadline }
+            task.resume()
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
         }
     }
 
@@ -66,6 +72,12 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         let http = response as? HTTPURLResponse
         lock.withLock { self.response = http }
+        // Only 200 and 304 are read; any other answer's body is not wanted (a 5xx is retried).
+        if let http, http.statusCode != 200, http.statusCode != 304 {
+            fail(.httpStatus(response.url?.absoluteString ?? "", http.statusCode), cancelling: dataTask)
+            completionHandler(.cancel)
+            return
+        }
         if response.expectedContentLength > Int64(limit) {
             fail(.tooLarge(response.url?.absoluteString ?? "", limit), cancelling: dataTask)
             completionHandler(.cancel)
@@ -85,7 +97,12 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (continuation, result) = lock.withLock { () -> (CheckedContinuation<Result<Response, FetchError>, Never>?, Result<Response, FetchError>) in
-            defer { self.continuation = nil }
+            defer {
+                self.continuation = nil
+                self.deadline?.cancel()
+                self.deadline = nil
+                self.body = Data()
+            }
             let url = task.originalRequest?.url?.absoluteString ?? ""
             if let failure { return (self.continuation, .failure(failure)) }
             if let error { return (self.continuation, .failure(.transport(url, (error as NSError).localizedDescription))) }

@@ -60,31 +60,26 @@ public struct BundleFetcher: Sendable {
     }
 
     private func run() async throws(FetchError) -> FetchReport {
+        try makeFolder(folder)
+        try refuseLink(folder)
+        // One fetch at a time per folder (the app's launch and a background refresh may overlap).
+        let lock: ApplierLock
+        do throws(ApplierError) { lock = try ApplierLock(at: folder.appendingPathComponent("lock"), timeout: .seconds(timeout)) } catch {
+            throw .busy(folder.path)
+        }
+        defer { withExtendedLifetime(lock) {} }
         try prepareFolder()
-        // An installed bundle for another app is not revalidated: its ETag would earn a 304.
-        let held = heldBundle().flatMap { held in bundleID == nil || held.manifest.app.bundleID == bundleID ? held : nil }
         var report = FetchReport(installed: installed)
+        // The highest serial ever installed here, kept outside bundle/: a bundle deleted or damaged
+        // does not open the door to an older manifest.
+        let held = heldBundle()
+        let floor = max(highWater(), held.flatMap { $0.manifest.app.bundleID == bundleID || bundleID == nil ? $0.manifest.serial : nil } ?? 0)
+        // Revalidated only when it is this app's slice for this screen and these appearances.
+        let current = held.flatMap { $0.fetchedFor == fetchedFor && (bundleID == nil || $0.manifest.app.bundleID == bundleID) ? $0 : nil }
 
-        // The slice, revalidated; then its signature, checked before the slice is parsed.
-        let slice = try await get(slicePath, limit: ReadLimits.manifestBytes, etag: held?.etag, report: &report)
-        if slice.status == 304, let held {
-            report.serial = held.manifest.serial
-            report.notModified = true
-            return report
-        }
-        guard slice.status == 200 else { throw .httpStatus(url(slicePath).absoluteString, slice.status) }
-        let signatureText: String?
-        if let trustedKey {
-            let signature = try await get(slicePath + ".sig", limit: 4096, etag: nil, report: &report)
-            guard signature.status == 200 else { throw .httpStatus(url(slicePath + ".sig").absoluteString, signature.status) }
-            signatureText = String(decoding: signature.body, as: UTF8.self)
-            if let problem = BundleSignature.verify(slice.body, signature: signatureText, publicKey: trustedKey) { throw .badBundle(problem) }
-            report.signatureChecked = true
-        } else {
-            signatureText = nil
-        }
+        let (body, etag, signatureText) = try await slice(revalidating: current, report: &report)
         let manifest: Manifest
-        do { manifest = try Manifest.decode(from: slice.body) } catch {
+        do { manifest = try Manifest.decode(from: body) } catch {
             switch error {
             case .newerSchema(let found, let supported): throw .badBundle(.newerSchema(found: found, supported: supported))
             case .malformed(let detail): throw .badBundle(.malformedManifest(detail))
@@ -93,32 +88,36 @@ public struct BundleFetcher: Sendable {
         if let bundleID, manifest.app.bundleID != bundleID { throw .badBundle(.otherApp(expected: bundleID, found: manifest.app.bundleID)) }
         guard let serial = manifest.serial else { throw .notPublished }
         report.serial = serial
-        if let held, let heldSerial = held.manifest.serial {
-            if serial < heldSerial { throw .replayed(serial: serial, held: heldSerial) }
-            if serial == heldSerial {
-                guard slice.body == held.data else { throw .replayed(serial: serial, held: heldSerial) }
-                try writeFile(Data((slice.etag ?? "").utf8), to: installed.appendingPathComponent("etag"))
-                report.notModified = true
-                return report
-            }
-        }
+        let unchanged = current.map { $0.data == body } ?? false
+        if serial < floor || (serial == floor && current != nil && !unchanged) { throw .replayed(serial: serial, held: floor) }
 
         // The objects this screen needs: kept from staging or the installed bundle when they verify,
         // downloaded otherwise.
-        try makeFolder(staging.appendingPathComponent("objects"))
         var needed: [String: Manifest.Snapshot] = [:]
         for snapshot in manifest.campaigns.flatMap(\.snapshots) where appearances.contains(snapshot.appearance)
             && (snapshot.pixels == screen || snapshot.pixels == Manifest.Size(width: screen.height, height: screen.width)) {
+            // A name becomes a path and a URL: only a SHA-256 in hex is one.
+            guard isObjectName(snapshot.object) else { throw .badBundle(.notAnObjectName(snapshot.object)) }
             needed[snapshot.object] = snapshot
         }
         if needed.isEmpty, !manifest.campaigns.isEmpty { report.campaignsWithoutThisScreen = manifest.campaigns.map(\.id) }
+        let installedObjects = installed.appendingPathComponent("objects")
+        if unchanged, needed.values.allSatisfy({ Self.sizeOf(installedObjects.appendingPathComponent($0.object)) == $0.bytes }) {
+            if etag != current?.etag { try writeFile(Data((etag ?? "").utf8), to: installed.appendingPathComponent("etag")) }
+            report.notModified = true
+            return report
+        }
+
+        let stagedObjects = staging.appendingPathComponent("objects")
+        try makeFolder(stagedObjects)
+        try refuseLink(stagedObjects)
         for (name, snapshot) in needed.sorted(by: { $0.key < $1.key }) {
-            let target = staging.appendingPathComponent("objects").appendingPathComponent(name)
+            let target = stagedObjects.appendingPathComponent(name)
             if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes)) == nil {
                 report.objectsKept += 1
                 continue
             }
-            if let data = readBounded(installed.appendingPathComponent("objects").appendingPathComponent(name), limit: snapshot.bytes),
+            if let data = readBounded(installedObjects.appendingPathComponent(name), limit: snapshot.bytes),
                SnapshotBundle.check(snapshot, data: data) == nil {
                 try writeFile(data, to: target)
                 report.objectsKept += 1
@@ -138,47 +137,95 @@ public struct BundleFetcher: Sendable {
             report.objectsDownloaded += 1
         }
 
-        // Complete: the manifest goes in last, then the staging folder replaces the bundle.
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: staging.appendingPathComponent("objects").path)) ?? []
-        where needed[entry] == nil {
-            try? FileManager.default.removeItem(at: staging.appendingPathComponent("objects").appendingPathComponent(entry))
+        // Complete: only what this bundle names stays; the manifest goes in last, the serial is
+        // recorded, then the staging folder replaces the bundle.
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: stagedObjects.path)) ?? []
+        where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
+            try remove(stagedObjects.appendingPathComponent(entry))
         }
         if let signatureText { try writeFile(Data(signatureText.utf8), to: staging.appendingPathComponent(BundleSignature.fileName)) }
-        try writeFile(Data((slice.etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
-        try writeFile(slice.body, to: staging.appendingPathComponent("manifest.json"))
+        try writeFile(Data((etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
+        try writeFile(Data(fetchedFor.utf8), to: staging.appendingPathComponent("fetched-for"))
+        try writeFile(body, to: staging.appendingPathComponent("manifest.json"))
+        if serial > highWater() { try writeFile(Data(String(serial).utf8), to: folder.appendingPathComponent("serial")) }
         try install()
         report.campaigns = manifest.campaigns.map(\.id)
         report.installedNew = true
         return report
     }
 
-    /// The installed bundle's manifest and ETag, when one is installed and reads.
-    private func heldBundle() -> (manifest: Manifest, data: Data, etag: String?)? {
-        guard let data = readBounded(installed.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes),
-              let manifest = try? Manifest.decode(from: data) else { return nil }
-        let etag = readBounded(installed.appendingPathComponent("etag"), limit: 1024).map { String(decoding: $0, as: UTF8.self) }
-        return (manifest, data, etag?.isEmpty == false ? etag : nil)
+    /// What a bundle was fetched for: the slice and the appearances. Another screen (Display Zoom
+    /// turned on or off) or other appearances is fetched anew rather than revalidated.
+    private var fetchedFor: String { slicePath + " " + appearances.map(\.rawValue).sorted().joined(separator: ",") }
+
+    /// The slice's bytes, ETag and signature: the installed ones when the server answers 304 to
+    /// `current`'s ETag, otherwise downloaded, the signature checked before anything else reads them.
+    /// A signature that does not verify is fetched once more with its slice (a publication may have
+    /// landed between the two requests).
+    private func slice(revalidating current: Held?, report: inout FetchReport) async throws(FetchError) -> (Data, String?, String?) {
+        var again = true
+        while true {
+            let slice = try await get(slicePath, limit: ReadLimits.manifestBytes, etag: current?.etag, report: &report)
+            if slice.status == 304, let current { return (current.data, current.etag, current.signature) }
+            guard slice.status == 200 else { throw .httpStatus(url(slicePath).absoluteString, slice.status) }
+            guard let trustedKey else { return (slice.body, slice.etag, nil) }
+            let signature = try await get(slicePath + ".sig", limit: 4096, etag: nil, report: &report)
+            guard signature.status == 200 else { throw .httpStatus(url(slicePath + ".sig").absoluteString, signature.status) }
+            let text = String(decoding: signature.body, as: UTF8.self)
+            if let problem = BundleSignature.verify(slice.body, signature: text, publicKey: trustedKey) {
+                if again { again = false; continue }
+                throw .badBundle(problem)
+            }
+            report.signatureChecked = true
+            return (slice.body, slice.etag, text)
+        }
     }
 
-    /// Creates the folder (excluded from iCloud backup: it can be fetched again) and finishes an
-    /// install a kill interrupted between its two renames.
+    /// An installed bundle as the fetcher reads it.
+    private struct Held {
+        var manifest: Manifest
+        var data: Data
+        var etag: String?
+        var signature: String?
+        var fetchedFor: String
+    }
+
+    /// The installed bundle, when one is installed and its manifest reads.
+    private func heldBundle() -> Held? {
+        guard let data = readBounded(installed.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes),
+              let manifest = try? Manifest.decode(from: data) else { return nil }
+        func text(_ name: String) -> String? {
+            readBounded(installed.appendingPathComponent(name), limit: 4096).map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return Held(manifest: manifest, data: data, etag: text("etag"), signature: text(BundleSignature.fileName), fetchedFor: text("fetched-for") ?? "")
+    }
+
+    /// The highest serial installed here so far (0 before the first).
+    private func highWater() -> Int {
+        readBounded(folder.appendingPathComponent("serial"), limit: 64).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+    }
+
+    /// Finishes an install a kill interrupted between its two renames, and refuses links where the
+    /// fetcher reads, writes or deletes. The folder is excluded from iCloud backup: it can be fetched again.
     private func prepareFolder() throws(FetchError) {
-        try makeFolder(folder)
         SnapshotApplier.excludeFromBackup(folder)
+        for url in [installed, previous, staging] { try refuseLink(url) }
         let fm = FileManager.default
         if !fm.fileExists(atPath: installed.path), fm.fileExists(atPath: previous.path) {
             guard rename(previous.path, installed.path) == 0 else { throw .io(previous.path, String(cString: strerror(errno))) }
         }
-        if fm.fileExists(atPath: previous.path) { try? fm.removeItem(at: previous) }
+        if fm.fileExists(atPath: previous.path) { try remove(previous) }
+        var isFolder: ObjCBool = false
+        if fm.fileExists(atPath: staging.path, isDirectory: &isFolder), !isFolder.boolValue { try remove(staging) }
+        for url in [installed.appendingPathComponent("objects"), staging.appendingPathComponent("objects")] { try refuseLink(url) }
     }
 
     /// `staging/` becomes `bundle/`: the old bundle is renamed aside, the new one renamed in, the old
     /// one removed. A kill between the renames is finished by ``prepareFolder()``.
     private func install() throws(FetchError) {
-        let fm = FileManager.default
-        syncFolder(staging.appendingPathComponent("objects"))
-        syncFolder(staging)
-        if fm.fileExists(atPath: installed.path) {
+        try syncFolder(staging.appendingPathComponent("objects"))
+        try syncFolder(staging)
+        if FileManager.default.fileExists(atPath: installed.path) {
             guard rename(installed.path, previous.path) == 0 else { throw .io(installed.path, String(cString: strerror(errno))) }
         }
         guard rename(staging.path, installed.path) == 0 else {
@@ -186,8 +233,26 @@ public struct BundleFetcher: Sendable {
             _ = rename(previous.path, installed.path)
             throw .io(staging.path, reason)
         }
-        syncFolder(folder)
-        try? fm.removeItem(at: previous)
+        try syncFolder(folder)
+        try remove(previous)
+    }
+
+    /// Throws when `url` is a symbolic link: the fetcher follows none.
+    private func refuseLink(_ url: URL) throws(FetchError) {
+        var info = stat()
+        if lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .io(url.path, "is a symbolic link; the fetcher follows none") }
+    }
+
+    private func remove(_ url: URL) throws(FetchError) {
+        guard FileManager.default.fileExists(atPath: url.path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil else { return }
+        do { try FileManager.default.removeItem(at: url) } catch { throw .io(url.path, (error as NSError).localizedDescription) }
+    }
+
+    /// The size of a regular file (links not followed), or nil.
+    private static func sizeOf(_ url: URL) -> Int? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
     }
 
     private func get(_ path: String, limit: Int, etag: String?, report: inout FetchReport) async throws(FetchError) -> BoundedGET.Response {
@@ -220,24 +285,20 @@ public struct BundleFetcher: Sendable {
     }
 
     private func makeFolder(_ url: URL) throws(FetchError) {
-        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-            throw .io(url.path, (error as NSError).localizedDescription)
-        }
+        do throws(ApplierError) { try files.makeFolder(url) } catch { throw .io(url.path, error.description) }
     }
 
-    /// Writes `data` beside `url`, flushes it, and renames it into place.
+    /// Writes `data` beside `url`, flushes it (`F_FULLFSYNC` on Apple platforms), and renames it
+    /// into place: the applier's own durable write.
     private func writeFile(_ data: Data, to url: URL) throws(FetchError) {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data) else { throw .io(temporary.path, "cannot be written") }
-        let fd = open(temporary.path, O_RDONLY)
-        if fd >= 0 { _ = fsync(fd); close(fd) }
-        guard rename(temporary.path, url.path) == 0 else { throw .io(url.path, String(cString: strerror(errno))) }
+        do throws(ApplierError) { try files.replace(url, with: data) } catch { throw .io(url.path, error.description) }
     }
 
-    private func syncFolder(_ url: URL) {
-        let fd = open(url.path, O_RDONLY)
-        if fd >= 0 { _ = fsync(fd); close(fd) }
+    private func syncFolder(_ url: URL) throws(FetchError) {
+        do throws(ApplierError) { try files.syncFolder(url) } catch { throw .io(url.path, error.description) }
     }
+
+    private var files: POSIXFileSystem { POSIXFileSystem() }
 }
 
 /// What a fetch did.
@@ -286,6 +347,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case notPublished
     /// A local file operation failed.
     case io(String, String)
+    /// Another fetch into the same folder held it for longer than the timeout.
+    case busy(String)
 
     /// Whether trying again may help.
     var isTransient: Bool {
@@ -307,6 +370,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .replayed(let serial, let held): return "the server offers serial \(serial) but serial \(held) is installed: an older manifest replayed, refused"
         case .notPublished: return "the manifest was not written by splashgen publish (no serial or no deflated sizes)"
         case .io(let path, let reason): return "\(path): \(reason)"
+        case .busy(let path): return "another fetch into \(path) is under way"
         }
     }
 }

@@ -141,11 +141,13 @@ public enum ScreenSlice: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The manifest with only this screen's snapshots.
+    /// The manifest with only this screen's snapshots, and only the campaigns that have some (one
+    /// that does not cover the screen must not outrank one that does).
     func apply(to manifest: Manifest) throws(SliceError) -> Manifest {
         var sliced = manifest
         for index in sliced.campaigns.indices { sliced.campaigns[index].snapshots.removeAll { !matches($0) } }
-        guard sliced.campaigns.contains(where: { !$0.snapshots.isEmpty }) else { throw .noSnapshots(description) }
+        sliced.campaigns.removeAll { $0.snapshots.isEmpty }
+        guard !sliced.campaigns.isEmpty else { throw .noSnapshots(description) }
         return sliced
     }
 }

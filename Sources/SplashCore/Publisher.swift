@@ -21,6 +21,8 @@ public enum Publisher {
 
     /// Publishes `bundle` (a folder or archive, every object verified) into the tree at `output`,
     /// signed with a private key file's text, with serial `serial` or one more than the tree holds.
+    /// The serial must grow across every publication phones have seen: publish into a copy of the
+    /// live tree (or its `manifest.json`), or give `serial`.
     public static func publish(bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil) throws -> PublishReport {
         let files = try BundleFiles(bundle)
         var manifest = try Manifest.decode(from: files.manifest)
@@ -57,14 +59,26 @@ public enum Publisher {
             }
         }
 
-        // One signed slice per screen, then the whole manifest.
-        let screens = Set(manifest.campaigns.flatMap(\.snapshots).map { screenPath(width: $0.pixels.width, height: $0.pixels.height) })
-        try? fm.createDirectory(at: output.appendingPathComponent("screens"), withIntermediateDirectories: true)
-        for path in screens.sorted() {
-            let size = path.dropFirst("screens/".count).dropLast(".json".count).split(separator: "x").compactMap { Int($0) }
-            let slice = try ScreenSlice.pixels(width: size[0], height: size[1]).apply(to: manifest)
+        // One signed slice per screen, then the whole manifest. A screen an earlier publication served
+        // and this one does not gets a slice with no campaign: its phones restore their originals
+        // rather than keep a withdrawn campaign.
+        let screensFolder = output.appendingPathComponent("screens")
+        do { try fm.createDirectory(at: screensFolder, withIntermediateDirectories: true) } catch {
+            throw PublishError.notWritable(screensFolder.path, BundleWriter.reason(error))
+        }
+        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map { Manifest.Size(width: min($0.pixels.width, $0.pixels.height), height: max($0.pixels.width, $0.pixels.height)) })
+        for size in sizes.sorted(by: { ($0.width, $0.height) < ($1.width, $1.height) }) {
+            let path = screenPath(width: size.width, height: size.height)
+            let slice = try ScreenSlice.pixels(width: size.width, height: size.height).apply(to: manifest)
             try writeSigned(slice.encoded(), to: output.appendingPathComponent(path), signature: output.appendingPathComponent(path + ".sig"), privateKey: privateKey)
             report.screens += 1
+        }
+        let served = Set(sizes.map { screenPath(width: $0.width, height: $0.height) })
+        for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted() where entry.hasSuffix(".json") && !served.contains("screens/" + entry) {
+            var withdrawn = manifest
+            withdrawn.campaigns = []
+            try writeSigned(withdrawn.encoded(), to: screensFolder.appendingPathComponent(entry), signature: screensFolder.appendingPathComponent(entry + ".sig"), privateKey: privateKey)
+            report.withdrawnScreens += 1
         }
         let whole = manifest.encoded()
         try writeSigned(whole, to: output.appendingPathComponent("manifest.json"), signature: output.appendingPathComponent(BundleSignature.fileName), privateKey: privateKey)
@@ -109,6 +123,8 @@ public struct PublishReport: Sendable {
     public var rawBytes = 0, deflatedBytes = 0
     /// Screen slices written.
     public var screens = 0
+    /// Slices of screens an earlier publication served, written anew with no campaign.
+    public var withdrawnScreens = 0
     /// The whole manifest's size.
     public var manifestBytes = 0
 

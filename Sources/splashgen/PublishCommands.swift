@@ -17,14 +17,15 @@ struct PublishCommand: ParsableCommand {
     @Argument(help: "The bundle folder or archive.") var bundle: String
     @Option(name: [.short, .customLong("output")], help: "The tree to write into (created, or updated in place).") var output: String
     @Option(help: "The private key file from keygen.") var key: String
-    @Option(help: "The serial to publish (default: one more than the tree holds); refused when not greater.") var serial: Int?
+    @Option(help: "The serial to publish (default: one more than the tree at --output holds, so publish into a copy of the live tree); refused when not greater.") var serial: Int?
 
     func run() throws {
         do {
             let privateKey = try String(contentsOfFile: key, encoding: .utf8)
             let report = try Publisher.publish(bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
                                                privateKey: privateKey, serial: serial)
-            print("\(output): serial \(report.serial), \(report.screens) screen slices, \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed")
+            let withdrawn = report.withdrawnScreens == 0 ? "" : " (and \(report.withdrawnScreens) withdrawn)"
+            print("\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed")
         } catch {
             throw Console.fail(error, context: bundle)
         }

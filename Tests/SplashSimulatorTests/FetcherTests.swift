@@ -35,6 +35,10 @@ enum Season15 {
     static let mourningOnly = Result { try build("season-mourning", try campaigns(["mourning.yaml"])) }
     /// Double 11 turned grey: new objects for the same screen.
     static let greySale = Result { try build("season-grey", try campaigns(["default.yaml", "double11.yaml"]) { if $0.name == "double11" { $0.grey = true } }) }
+    /// The app's own screen for the iPhone SE only: the iPhone 15's screen withdrawn.
+    static let otherScreen = Result { try build("season-se", try campaigns(["default.yaml"]) { campaign in
+        campaign.screens = DeviceCatalogue.screens(of: try! DeviceCatalogue.bundled().select(.some([.named("iPhone SE (3rd generation)")])))
+    }) }
     /// The same art for another app.
     static let otherApp = Result { try build("other", try campaigns(["default.yaml"]) { $0.app.bundleID = "com.example.other" }) }
 
@@ -60,6 +64,14 @@ enum Season15 {
         }
         return files
     }
+}
+
+/// A flag one task raises and another reads.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+    var isRaised: Bool { lock.withLock { raised } }
+    func raise() { lock.withLock { raised = true } }
 }
 
 /// The published season on a real server (Debian's nginx on 127.0.0.1), fetched as the app does,
@@ -190,11 +202,18 @@ enum Season15 {
         var slow = Season15.fetcher(server, "slow/season", into: folder)
         slow.attempts = 1
         slow.timeout = 60
-        let task = Task { try await slow.fetch() }
-        // The slice and the small objects come at full speed; a large object trickles at 4 KB/s.
-        #expect(server.waitForLog("/slow/season/screens/1179x2556.json.sig"))
-        try await Task.sleep(for: .milliseconds(1500))
-        server.killWorkers()
+        let finished = Flag()
+        let task = Task {
+            defer { finished.raise() }
+            return try await slow.fetch()
+        }
+        // The slice and the small objects come at full speed; a large object trickles at 4 KB/s, and
+        // the server's workers are killed every 300 ms until the fetch gives up (one attempt).
+        #expect(server.waitForLog("/slow/season/screens/1179x2556.json.sig", seconds: 60), "\(server.accessLog)")
+        for _ in 0..<200 where !finished.isRaised {
+            try await Task.sleep(for: .milliseconds(300))
+            server.killWorkers()
+        }
         await #expect(throws: FetchError.self) { try await task.value }
         #expect(!FileManager.default.fileExists(atPath: slow.installed.path), "nothing installed")
         let staged = folder.appendingPathComponent("staging/objects")
@@ -214,8 +233,9 @@ enum Season15 {
         try Data().write(to: flag)
         var fetcher = Season15.fetcher(server, "season")
         fetcher.backoff = .milliseconds(500)
+        fetcher.attempts = 5
         let task = Task { try await fetcher.fetch() }
-        #expect(server.waitForLog("\" 503 "))
+        #expect(server.waitForLog("\" 503 ", seconds: 60))
         try FileManager.default.removeItem(at: flag)
         let report = try await task.value
         #expect(report.installedNew && report.retries >= 1)
@@ -262,6 +282,57 @@ enum Season15 {
         try bytes.write(to: victim)
         await #expect(throws: FetchError.self) { try await fetcher.fetch() }
         #expect(Season15.files(fetcher.installed) == installed, "the installed bundle is untouched")
+    }
+
+    @Test func aLinkInTheDownloadFolderIsRefusedAndWhatItPointsAtIsUntouched() async throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let folder = temporaryFolder("downloads")
+        let elsewhere = temporaryFolder("elsewhere")
+        try Data("keep me".utf8).write(to: elsewhere.appendingPathComponent("precious.txt"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("staging"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("staging/objects"), withDestinationURL: elsewhere)
+        await #expect(throws: FetchError.io(folder.appendingPathComponent("staging/objects").path, "is a symbolic link; the fetcher follows none")) {
+            try await Season15.fetcher(server, "season", into: folder).fetch()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["precious.txt"])
+    }
+
+    @Test func theHighestSerialIsRememberedOutsideTheBundleAndOtherAppearancesAreFetchedAnew() async throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("season")
+        try Season15.publish(Season15.full, to: tree)
+        let oldSlice = try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))
+        let oldSignature = try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+        var lightOnly = Season15.fetcher(server, "season")
+        lightOnly.appearances = [.light]
+        let first = try await lightOnly.fetch()
+        // The app now follows the system's style: the same serial, fetched anew for dark too.
+        var both = Season15.fetcher(server, "season", into: lightOnly.folder)
+        both.appearances = [.light, .dark]
+        let second = try await both.fetch()
+        #expect(second.installedNew && !second.notModified && second.serial == 1)
+        #expect(second.objectsKept == first.objectsDownloaded && second.objectsDownloaded > 0)
+
+        try Season15.publish(Season15.withoutMourning, to: tree)
+        #expect(try await both.fetch().serial == 2)
+        // The bundle is lost, and serial 1 is served again: still refused.
+        try FileManager.default.removeItem(at: both.installed)
+        try oldSlice.write(to: tree.appendingPathComponent("screens/1179x2556.json"))
+        try oldSignature.write(to: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+        await #expect(throws: FetchError.replayed(serial: 1, held: 2)) { try await both.fetch() }
+    }
+
+    @Test func aScreenNoLongerServedGetsASliceWithNoCampaign() throws {
+        let tree = temporaryFolder("tree")
+        try Season15.publish(Season15.full, to: tree)
+        try Season15.publish(Season15.otherScreen, to: tree)
+        let slice = try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")))
+        #expect(slice.serial == 2 && slice.campaigns.isEmpty)
+        #expect(BundleSignature.verify(try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")),
+                                       signature: try String(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig"), encoding: .utf8),
+                                       publicKey: Season15.publicKey) == nil)
+        #expect(try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/750x1334.json"))).campaigns.map(\.id) == ["default"])
     }
 
     @Test func theCommandLineFetchesAndTheSimulatedAppFetchesThenApplies() throws {
