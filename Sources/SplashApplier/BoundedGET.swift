@@ -17,6 +17,7 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     private let limit: Int
+    private let timeout: TimeInterval
     private let lock = NSLock()
     private var body = Data()
     private var failure: FetchError?
@@ -24,13 +25,14 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private var response: HTTPURLResponse?
     private var deadline: DispatchWorkItem?
 
-    private init(limit: Int) {
+    private init(limit: Int, timeout: TimeInterval) {
         self.limit = limit
+        self.timeout = timeout
     }
 
     /// Fetches `url`, with `If-None-Match: etag` when one is given.
     static func get(_ url: URL, limit: Int, etag: String?, timeout: TimeInterval) async -> Result<Response, FetchError> {
-        let getter = BoundedGET(limit: limit)
+        let getter = BoundedGET(limit: limit, timeout: timeout)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -105,7 +107,11 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             }
             let url = task.originalRequest?.url?.absoluteString ?? ""
             if let failure { return (self.continuation, .failure(failure)) }
-            if let error { return (self.continuation, .failure(.transport(url, (error as NSError).localizedDescription))) }
+            if let error = error as NSError? {
+                // URLSession's own resource timeout may fire before ours: the same failure.
+                if error.domain == NSURLErrorDomain, error.code == NSURLErrorTimedOut { return (self.continuation, .failure(.timedOut(url, timeout))) }
+                return (self.continuation, .failure(.transport(url, error.localizedDescription)))
+            }
             guard let response else { return (self.continuation, .failure(.transport(url, "no HTTP response"))) }
             if response.expectedContentLength >= 0, Int64(body.count) != response.expectedContentLength, response.statusCode == 200 {
                 return (self.continuation, .failure(.transport(url, "the body ended after \(body.count) of \(response.expectedContentLength) bytes")))

@@ -43,8 +43,14 @@ public struct BundleFetcher: Sendable {
         self.bundleID = bundleID
     }
 
-    /// The installed bundle, to give the applier (it exists once a fetch has completed).
+    /// Where a completed fetch installs its bundle.
     public var installed: URL { folder.appendingPathComponent("bundle") }
+
+    /// The bundle to give the applier: the installed one, or, in the instant between an install's two
+    /// renames, the one it replaces; nil before any fetch has completed.
+    public var current: URL? {
+        [installed, previous].first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.json").path) }
+    }
     private var staging: URL { folder.appendingPathComponent("staging") }
     private var previous: URL { folder.appendingPathComponent("bundle.old") }
     /// The slice's path below `base`.

@@ -358,6 +358,9 @@ if let ktxBundle {
     }
 }
 
+// The path to the phone: campaigns/season.yaml published, served by nginx, fetched as an iPhone 15.
+if !applierOnly { fetchFiguresWaiting(outputRoot: URL(fileURLWithPath: "Output")) }
+
 guard !skipPipeline, !applierOnly else { exit(0) }
 
 // The same snapshots, scripted with ImageMagick + astcenc: the geometry comes from splashgen's own

@@ -84,7 +84,7 @@ struct SimCommand: AsyncParsableCommand {
                     let publicKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) }
                     let fetcher = try sandbox.simulator.fetcher(from: base, trustedKey: publicKey)
                     do { print("app fetched:\n" + FetchCommand.describe(try await fetcher.fetch())) } catch { fetchFailure = error }
-                    if FileManager.default.fileExists(atPath: fetcher.installed.path) { bundle = fetcher.installed }
+                    bundle = fetcher.current
                 } catch {
                     throw Console.fail(error)
                 }

@@ -89,8 +89,10 @@ final class Flag: @unchecked Sendable {
         let tree = server.root.appendingPathComponent("season")
         try Season15.publish(Season15.full, to: tree)
         let fetcher = Season15.fetcher(server, "season")
+        #expect(fetcher.current == nil, "nothing to apply before a fetch has completed")
 
         let first = try await fetcher.fetch()
+        #expect(fetcher.current == fetcher.installed)
         let expected = try sliceObjects(tree)
         #expect(first.installedNew && first.signatureChecked && first.serial == 1)
         #expect(first.campaigns == ["default", "double11", "mourning"])

@@ -28,10 +28,9 @@ public enum LaunchScreenUpdater {
             } catch {
                 print("splashgen: \(error)")  // the bundle installed before, if any, stays and applies
             }
-            let installed = FileManager.default.fileExists(atPath: fetcher.installed.path)
             let system = ProcessInfo.processInfo.operatingSystemVersion
             var applier = SnapshotApplier(
-                container: URL(fileURLWithPath: NSHomeDirectory()), bundle: installed ? fetcher.installed : nil,
+                container: URL(fileURLWithPath: NSHomeDirectory()), bundle: fetcher.current,
                 appVersion: info["CFBundleShortVersionString"] as? String ?? "0",
                 appBuild: info["CFBundleVersion"] as? String ?? "0",
                 osVersion: OSVersion(major: system.majorVersion, minor: system.minorVersion),
