@@ -33,7 +33,7 @@ public struct CampaignLoader: Sendable {
         do {
             root = try Yams.compose(yaml: yaml)
         } catch {
-            throw CampaignError([Self.diagnostic(forYAMLError: error, file: file)])
+            throw CampaignError(Self.diagnostics(forYAMLError: error, file: file, text: yaml))
         }
         guard let root else {
             throw CampaignError([Diagnostic(SourceLocation(file: file, line: 1, column: 1, keyPath: ""), "the file is empty; expected a campaign mapping")])
@@ -46,21 +46,59 @@ public struct CampaignLoader: Sendable {
         return campaign
     }
 
-    static func diagnostic(forYAMLError error: any Error, file: String) -> Diagnostic {
+    /// What a YAML error means for a person: at its place, a tab explained, each duplicate key at its
+    /// own line with the first one named.
+    static func diagnostics(forYAMLError error: any Error, file: String, text: String) -> [Diagnostic] {
         var line = 1, column = 1, message = String(describing: error)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if let yamlError = error as? YamlError {
             switch yamlError {
             case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
                  .composer(let context, let problem, let mark, _):
                 (line, column) = (mark.line, mark.column)
                 message = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+                if line >= 1, line <= lines.count, let tab = lines[line - 1].firstIndex(of: "\t"),
+                   lines[line - 1][..<tab].allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    column = lines[line - 1].distance(from: lines[line - 1].startIndex, to: tab) + 1
+                    message = "a tab indents this line; YAML indents with spaces only"
+                }
             case .reader(let problem, _, _, _):
                 message = problem
+            case .duplicatedKeysInMapping(let duplicates, let context):
+                let found = duplicateKeys(duplicates, mappingAt: context.mark, lines: lines, file: file)
+                if !found.isEmpty { return found }
+                (line, column) = (context.mark.line, context.mark.column)
+                message = "duplicate key(s) \(duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")) in this mapping"
             default:
                 break
             }
         }
-        return Diagnostic(SourceLocation(file: file, line: line, column: column, keyPath: ""), "malformed YAML: \(message)")
+        return [Diagnostic(SourceLocation(file: file, line: line, column: column, keyPath: ""), "malformed YAML: \(message)")]
+    }
+
+    /// Each repeated key of the block mapping that starts at `mark`, at its own line.
+    private static func duplicateKeys(_ keys: [String], mappingAt mark: Mark, lines: [String], file: String) -> [Diagnostic] {
+        let indent = String(repeating: " ", count: max(0, mark.column - 1))
+        var found: [Diagnostic] = []
+        for key in keys.sorted() {
+            var first: Int?
+            for number in max(1, mark.line)...max(1, lines.count) where number <= lines.count {
+                let text = lines[number - 1]
+                guard text.hasPrefix(indent + key + ":") || text.hasPrefix(indent + "\"" + key + "\":") else {
+                    // A line less indented than the mapping ends it.
+                    let content = text.drop { $0 == " " }
+                    if number > mark.line, !content.isEmpty, !content.hasPrefix("#"), text.count - content.count < indent.count { break }
+                    continue
+                }
+                if let first {
+                    found.append(Diagnostic(SourceLocation(file: file, line: number, column: indent.count + 1, keyPath: key),
+                                            "duplicate key '\(key)'; it is already given at line \(first)"))
+                } else {
+                    first = number
+                }
+            }
+        }
+        return found.sorted { $0.location.line < $1.location.line }
     }
 }
 
@@ -121,6 +159,10 @@ private struct Reading {
             guard let node = keys[key] else { return .some(nil) }
             guard case .scalar(let scalar) = node, scalar.string.range(of: #"^[0-9]+(\.[0-9]+)*$"#, options: .regularExpression) != nil else {
                 reader.error(node, "app.\(key)", "expected a version such as 5.2 or 5.2.1; found \(reader.describe(node))")
+                return nil
+            }
+            if let part = scalar.string.split(separator: ".").first(where: { Int($0) == nil }) {
+                reader.error(node, "app.\(key)", "version component \(part) is too large to compare (at most \(Int.max)); found \(reader.describe(node))")
                 return nil
             }
             return .some(scalar.string)

@@ -20,10 +20,14 @@ public struct Season: Equatable, Sendable {
         self.init(name: campaign.name, campaigns: [campaign])
     }
 
+    /// The longest name: its folder and the staging folder beside it (`.staging-<name>-<pid>`) must fit
+    /// the 255 bytes a file name may have.
+    public static let maxNameLength = 200
+
     /// Whether `name` can name a bundle folder: letters, digits, `.`, `_`, `-`, not starting with a
-    /// dot or dash.
+    /// dot or dash, at most ``maxNameLength`` characters.
     public static func isValidName(_ name: String) -> Bool {
-        name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil
+        name.count <= maxNameLength && name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil
     }
 
     /// What stops these campaigns from sharing one bundle, each at the later campaign's file: another

@@ -56,6 +56,10 @@ final class YAMLReader {
     /// A campaign's or season's name: it names the bundle's folder under `Output/`.
     func bundleName(_ node: Node, _ path: String) -> String? {
         guard let name = string(node, path) else { return nil }
+        guard name.count <= Season.maxNameLength else {
+            error(node, path, "expected at most \(Season.maxNameLength) characters (it names folders the file system must hold); found \(name.count)")
+            return nil
+        }
         guard Season.isValidName(name) else {
             error(node, path, "expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"\(name)\"")
             return nil
@@ -83,11 +87,12 @@ final class YAMLReader {
 
     /// A `true`/`false` scalar.
     func bool(_ node: Node, _ path: String) -> Bool? {
-        guard case .scalar = node, kind(node) == .bool, let value = node.bool else {
-            error(node, path, "expected true or false; found \(describe(node))")
+        guard case .scalar(let scalar) = node, scalar.string == "true" || scalar.string == "false", scalar.style == .plain else {
+            let hint = kind(node) == .bool ? " (YAML 1.1 reads it as a boolean, which hides typos; write true or false)" : ""
+            error(node, path, "expected true or false; found \(describe(node))\(hint)")
             return nil
         }
-        return value
+        return scalar.string == "true"
     }
 
     /// A whole number within `range`.
@@ -140,21 +145,20 @@ final class YAMLReader {
         return color
     }
 
-    /// An ISO 8601 date and time with an explicit offset.
+    /// An ISO 8601 date and time with an explicit offset, every field a real one (``ScheduleTime``).
     func date(_ node: Node, _ path: String) -> Date? {
-        guard case .scalar(let scalar) = node, let date = Self.parseDate(scalar.string) else {
-            error(node, path, "expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \(describe(node))")
+        guard case .scalar(let scalar) = node else {
+            error(node, path, "\(ScheduleTimeError.format); found \(describe(node))")
             return nil
         }
-        return date
-    }
-
-    static func parseDate(_ text: String) -> Date? {
-        // The offset is required: a launch screen campaign is scheduled in somebody's local time.
-        guard text.count >= 20, text.contains("T"), text.hasSuffix("Z") || text.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" }) else {
-            return nil
+        switch ScheduleTime.parse(scalar.string) {
+        case .success(let date): return date
+        case .failure(.format):
+            error(node, path, "\(ScheduleTimeError.format); found \(describe(node))")
+        case .failure(let problem):
+            error(node, path, "\(problem); found \(describe(node))")
         }
-        return try? Date(text, strategy: .iso8601)
+        return nil
     }
 
     /// The node's resolved YAML tag (str, int, float, bool, null, …).

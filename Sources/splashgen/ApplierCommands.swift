@@ -37,13 +37,11 @@ struct ApplierOptions: ParsableArguments {
 
     func validate() throws {
         guard OSVersion(ios) != nil else { throw ValidationError("--ios expects a version such as 17.4; found \"\(ios)\"") }
-        if let now, (try? Date(now, strategy: .iso8601)) == nil {
-            throw ValidationError("--now expects an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00")
-        }
+        if let now, case .failure(let problem) = ScheduleTime.parse(now) { throw ValidationError("--now: \(problem); found \"\(now)\"") }
     }
 
     func applier() throws -> SnapshotApplier {
-        let date = now.flatMap { try? Date($0, strategy: .iso8601) } ?? Date()
+        let date = now.flatMap(ScheduleTime.date) ?? Date()
         var applier = SnapshotApplier(container: URL(fileURLWithPath: container), bundle: bundle.map { URL(fileURLWithPath: $0) },
                                       appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(),
                                       clock: { date })

@@ -97,8 +97,10 @@ struct SimCommand: AsyncParsableCommand {
         func launch(bundle: URL?) throws {
             let date: Date
             if let now {
-                guard let parsed = try? Date(now, strategy: .iso8601) else { throw ValidationError("--now expects ISO 8601 with offset") }
-                date = parsed
+                switch ScheduleTime.parse(now) {
+                case .success(let parsed): date = parsed
+                case .failure(let problem): throw ValidationError("--now: \(problem); found \"\(now)\"")
+                }
             } else {
                 date = Date()
             }

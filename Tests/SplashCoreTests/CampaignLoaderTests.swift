@@ -17,6 +17,14 @@ import Testing
         ("bad-fit.yaml", ["bad-fit.yaml:16:14: error: appearances.dark.layers[1].fit: expected one of fill, fit, none; found \"cover\""]),
         ("missing-image.yaml", ["missing-image.yaml:12:16: error: appearances.light.layers[0].image: no such image file \"art/nowhere.png\" (paths are relative to the campaign file's folder)"]),
         ("newer-schema.yaml", ["newer-schema.yaml:1:9: error: schema: campaign schema 2 is newer than this splashgen understands (schema 1); update splashgen"]),
+        // Strict input: refused at the place, never shifted or read as something else.
+        ("impossible-date.yaml", ["impossible-date.yaml:6:10: error: schedule.start: not a real date and time: February 2026 has 28 days, not 30; found \"2026-02-30T20:00:00+08:00\""]),
+        ("hour-25.yaml", ["hour-25.yaml:7:8: error: schedule.end: not a real date and time: hour 25 is beyond 23; found \"2026-11-12T25:00:00+08:00\""]),
+        ("yes-boolean.yaml", ["yes-boolean.yaml:8:7: error: grey: expected true or false; found \"yes\" (YAML 1.1 reads it as a boolean, which hides typos; write true or false)"]),
+        ("huge-version.yaml", ["huge-version.yaml:5:16: error: app.min_version: version component 99999999999999999999 is too large to compare (at most 9223372036854775807); found \"99999999999999999999\""]),
+        ("long-name.yaml", ["long-name.yaml:2:7: error: name: expected at most 200 characters (it names folders the file system must hold); found 300"]),
+        ("duplicate-key.yaml", ["duplicate-key.yaml:8:3: error: start: duplicate key 'start'; it is already given at line 6"]),
+        ("tab.yaml", ["tab.yaml:4:1: error: malformed YAML: a tab indents this line; YAML indents with spaces only"]),
         ("many-problems.yaml", [
             "many-problems.yaml:2:7: error: name: expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"many problems\"",
             "many-problems.yaml:4:14: error: app.bundle_id: expected a reverse-DNS bundle identifier such as com.example.shop; found \"shop\"",

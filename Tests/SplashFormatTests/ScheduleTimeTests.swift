@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import SplashFormat
+
+/// Written instants: the calendar and the clock, worked out by hand.
+@Suite struct ScheduleTimeTests {
+    @Test(arguments: ["2028-02-29T00:00:00Z", "2000-02-29T12:00:00+08:00", "2026-12-31T23:59:59-14:00", "2026-11-10T20:00:00.250Z"])
+    func realInstantsRead(_ text: String) {
+        #expect(ScheduleTime.date(text) != nil, "\(text)")
+    }
+
+    @Test func theOffsetIsKept() {
+        #expect(ScheduleTime.date("2026-11-10T20:00:00+08:00") == ScheduleTime.date("2026-11-10T12:00:00Z"))
+    }
+
+    @Test(arguments: [
+        ("2100-02-29T00:00:00Z", "not a real date and time: February 2100 has 28 days, not 29"),
+        ("2026-04-31T00:00:00Z", "not a real date and time: April 2026 has 30 days, not 31"),
+        ("2026-13-01T00:00:00Z", "not a real date and time: month 13 is not 1 to 12"),
+        ("2026-11-10T24:00:00Z", "not a real date and time: hour 24 is beyond 23"),
+        ("2026-11-10T23:60:00Z", "not a real date and time: minute 60 is beyond 59"),
+        ("2026-11-10T23:59:60Z", "not a real date and time: second 60 is beyond 59 (leap seconds cannot be scheduled)"),
+        ("2026-11-10T20:00:00+15:00", "not a real date and time: offset 15:00 is beyond ±14:00"),
+        ("2026-11-10T20:00:00", "expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00"),
+        ("2026-11-10T20:00+08:00", "expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00"),
+        ("tomorrow", "expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00"),
+    ])
+    func impossibleInstantsAreRefusedNotShifted(_ text: String, _ message: String) {
+        guard case .failure(let problem) = ScheduleTime.parse(text) else { Issue.record("\(text) read"); return }
+        #expect(problem.description == message)
+    }
+}
