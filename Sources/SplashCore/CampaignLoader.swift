@@ -224,9 +224,7 @@ private struct Reading {
             } else if catalogue.device(named: word) != nil {
                 selectors.append(.named(word))
             } else {
-                let names = ["all"] + DeviceFamily.allCases.map(\.rawValue) + catalogue.devices.map(\.name)
-                let suggestion = YAMLReader.closest(to: word, in: names).map { "; did you mean '\($0)'?" } ?? "; `splashgen devices` lists the catalogue"
-                reader.error(item, "devices[\(index)]", "unknown device \"\(word)\"\(suggestion)")
+                reader.error(item, "devices[\(index)]", catalogue.unknownDeviceMessage(word))
             }
         }
         if items.isEmpty { reader.error(node, "devices", "expected at least one device") }

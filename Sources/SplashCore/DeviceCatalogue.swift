@@ -33,6 +33,30 @@ public struct DeviceCatalogue: Equatable, Sendable {
         devices.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
     }
 
+    /// Catalogue names a mistyped `name` may mean, best first (at most three): the ones it equals or
+    /// begins once case, spaces and punctuation are set aside (`iPhone15`, `iPhone SE`), otherwise
+    /// the nearest by edit distance.
+    public func suggestions(for name: String) -> [String] {
+        func folded(_ text: String) -> String { String(text.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        let word = folded(name)
+        guard !word.isEmpty else { return [] }
+        let names = devices.map(\.name)
+        let exact = names.filter { folded($0) == word }
+        if !exact.isEmpty { return Array(exact.prefix(3)) }
+        let prefixed = names.filter { folded($0).hasPrefix(word) }.sorted { $0.count < $1.count }
+        if !prefixed.isEmpty { return Array(prefixed.prefix(3)) }
+        let scored = names.map { ($0, editDistance(folded($0), word)) }.filter { $0.1 <= max(2, word.count / 3) }
+        return Array(scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0).prefix(3))
+    }
+
+    /// `unknown device "NAME"; did you mean …?`, or a pointer to the catalogue.
+    public func unknownDeviceMessage(_ name: String) -> String {
+        let suggestions = suggestions(for: name)
+        let hint = suggestions.isEmpty ? "; `splashgen devices` lists the catalogue"
+            : "; did you mean " + suggestions.map { "'\($0)'" }.joined(separator: ", ") + "?"
+        return "unknown device \"\(name)\"\(hint)"
+    }
+
     /// The catalogue with `device` replacing the entry of the same name, or appended.
     public func replacing(_ device: Device) -> DeviceCatalogue {
         var copy = self
@@ -82,6 +106,8 @@ public struct DeviceCatalogue: Equatable, Sendable {
         return order.map { key in Screen(points: key.points, scale: key.scale, devices: groups[key]!) }
             .sorted { ($0.family.rawValue, $0.pixelCount, $0.points.width) < ($1.family.rawValue, $1.pixelCount, $1.points.width) }
     }
+
+    private func editDistance(_ a: String, _ b: String) -> Int { YAMLReader.editDistance(a, b) }
 
     private struct ScreenKey: Hashable {
         var points: Manifest.Size

@@ -290,7 +290,8 @@ public enum SimulatorError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noSandbox(let path): return "no sandbox at \(path): run `splashgen sim install` first"
         case .badOSVersion(let text): return "iOS version \"\(text)\" is not a version such as 17.4"
-        case .unknownDevice(let name): return "unknown device \"\(name)\"; `splashgen devices` lists the catalogue"
+        case .unknownDevice(let name):
+            return (try? DeviceCatalogue.bundled())?.unknownDeviceMessage(name) ?? "unknown device \"\(name)\"; `splashgen devices` lists the catalogue"
         case .rejected(let reason): return reason
         case .notASandbox(let path): return "\(path) is not empty and is not a sandbox made by `splashgen sim install`; choose an empty or new folder"
         case .noDisplayZoom(let name): return "\(name) offers no Display Zoom in the catalogue; `splashgen devices` marks the zoomed entries"

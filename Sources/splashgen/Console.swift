@@ -17,6 +17,20 @@ enum Console {
         switch error {
         case let campaign as CampaignError:
             Self.error(campaign.description)
+        case let file as CocoaError:
+            // Foundation's file errors: the path it concerns and the system's reason, not the NSError dump.
+            let path = file.userInfo[NSFilePathErrorKey] as? String ?? context ?? ""
+            let underlying = file.userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil } ?? {
+                switch file.code {
+                case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or directory"
+                case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+                case .fileWriteOutOfSpace: return "no space left on the device"
+                case .fileWriteFileExists: return "the file exists"
+                default: return file.localizedDescription
+                }
+            }()
+            Self.error("error: \(path.isEmpty ? "" : path + ": ")\(reason)")
         default:
             Self.error("error: " + (context.map { $0 + ": " } ?? "") + String(describing: error))
         }

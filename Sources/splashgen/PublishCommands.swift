@@ -53,7 +53,7 @@ struct ScreenOptions: ParsableArguments {
         if let screen, let size = pixels(screen) { return size }
         let catalogue = try DeviceCatalogue.bundled()
         guard let name = device, let found = catalogue.device(named: name) else {
-            throw ValidationError("unknown device \"\(device ?? "")\"; `splashgen devices` lists the catalogue")
+            throw ValidationError(catalogue.unknownDeviceMessage(device ?? ""))
         }
         return Manifest.Size(width: found.points.width * found.scale, height: found.points.height * found.scale)
     }

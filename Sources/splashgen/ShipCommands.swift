@@ -52,7 +52,9 @@ struct PackCommand: ParsableCommand {
     @Argument(help: "The bundle folder.") var bundle: String
     @Option(name: [.short, .customLong("output")], help: "The archive to write (without it, --device only prints the slice).") var output: String?
     @Option(help: "Only this screen: a device name from the manifest, or a pixel size such as 1179x2556.") var device: String?
-    @Option(help: "Sign the (possibly sliced) manifest with this private key.") var sign: String?
+    @Option(help: "Sign the (possibly sliced) manifest with this private key file (from keygen).") var key: String?
+    /// The first release's spelling of `--key`.
+    @Option(help: .hidden) var sign: String?
 
     func validate() throws {
         guard output != nil || device != nil else { throw ValidationError("pack needs -o ARCHIVE, or --device to print a slice") }
@@ -60,8 +62,8 @@ struct PackCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let key = try sign.map { try String(contentsOfFile: $0, encoding: .utf8) }
-            let contents = try BundleTools.contents(of: URL(fileURLWithPath: bundle), slice: device.map(ScreenSlice.init), privateKey: key)
+            let privateKey = try (key ?? sign).map { try String(contentsOfFile: $0, encoding: .utf8) }
+            let contents = try BundleTools.contents(of: URL(fileURLWithPath: bundle), slice: device.map(ScreenSlice.init), privateKey: privateKey)
             let raw = contents.objects.values.reduce(0) { $0 + $1.count } + contents.manifest.count
             let target = URL(fileURLWithPath: output ?? FileManager.default.temporaryDirectory.appendingPathComponent("splashgen-slice-\(getpid()).zip").path)
             try BundleArchive.write(contents, to: target)

@@ -12,7 +12,7 @@ import Testing
         ("bad-date.yaml", ["bad-date.yaml:6:10: error: schedule.start: expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \"2026-11-10 20:00\""]),
         ("end-before-start.yaml", ["end-before-start.yaml:7:8: error: schedule.end: the campaign ends before it starts; end must be after start"]),
         ("bad-colour.yaml", ["bad-colour.yaml:10:17: error: appearances.light.background: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"#FFFFZZ\""]),
-        ("unknown-device.yaml", ["unknown-device.yaml:8:19: error: devices[1]: unknown device \"iPhone 51\"; did you mean 'iPhone 5s'?"]),
+        ("unknown-device.yaml", ["unknown-device.yaml:8:19: error: devices[1]: unknown device \"iPhone 51\"; did you mean 'iPhone 11', 'iPhone 5s', 'iPhone 12'?"]),
         ("unknown-orientation.yaml", ["unknown-orientation.yaml:8:26: error: orientations[1]: expected one of portrait, landscape; found \"sideways\""]),
         ("bad-fit.yaml", ["bad-fit.yaml:16:14: error: appearances.dark.layers[1].fit: expected one of fill, fit, none; found \"cover\""]),
         ("missing-image.yaml", ["missing-image.yaml:12:16: error: appearances.light.layers[0].image: no such image file \"art/nowhere.png\" (paths are relative to the campaign file's folder)"]),

@@ -79,6 +79,22 @@ import Testing
         #expect(second.stdout.hasPrefix("\(tree): serial 2, "))
     }
 
+    @Test func devicesJSONSuggestionsAndFileErrorsReadAsAPersonWouldWant() throws {
+        let devices = try splashgen("devices", "--json")
+        let screens = try JSONSerialization.jsonObject(with: Data(devices.stdout.utf8)) as? [[String: Any]] ?? []
+        // 22 screen sizes of the reference's table and the 2 Display Zoom sizes no model has as standard.
+        #expect(screens.count == 24)
+        let iPhone15 = screens.first { ($0["devices"] as? [String])?.contains("iPhone 15") == true }
+        #expect((iPhone15?["pixels"] as? [String: Int]) == ["width": 1179, "height": 2556])
+
+        let typo = try splashgen("fetch", "http://127.0.0.1:9/", "--into", temporaryFolder().path, "--device", "iPhone15")
+        #expect(typo.status != 0 && typo.stderr.contains("unknown device \"iPhone15\"; did you mean 'iPhone 15'?"))
+
+        let missing = temporaryFolder().appendingPathComponent("no-such-folder/key").path
+        let keygen = try splashgen("keygen", "-o", missing)
+        #expect(keygen.status == 1 && keygen.stderr == "error: \(missing): no such file or directory\n")
+    }
+
     @Test func aBadCampaignPrintsCompilerStyleErrorsAndWritesNothing() throws {
         let output = temporaryFolder().appendingPathComponent("Output")
         let fixture = "Tests/SplashCoreTests/Fixtures/campaigns/bad-fit.yaml"
