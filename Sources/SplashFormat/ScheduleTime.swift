@@ -35,6 +35,22 @@ public enum ScheduleTime {
     /// The instant, or nil.
     public static func date(_ text: String) -> Date? { try? parse(text).get() }
 
+    /// The offset `text` was written with (`Z` is UTC), to echo times as the user wrote them.
+    public static func timeZone(of text: String) -> TimeZone? {
+        guard date(text) != nil else { return nil }
+        if text.hasSuffix("Z") { return TimeZone(secondsFromGMT: 0) }
+        let offset = text.suffix(6)
+        guard let hours = Int(offset.dropFirst().prefix(2)), let minutes = Int(offset.suffix(2)) else { return nil }
+        return TimeZone(secondsFromGMT: (offset.hasPrefix("-") ? -1 : 1) * (hours * 3600 + minutes * 60))
+    }
+
+    /// `date` as ISO 8601 in `timeZone`: `2026-11-10T20:00:00+08:00`, or `…Z` in UTC.
+    public static func format(_ date: Date, in timeZone: TimeZone) -> String {
+        var style = Date.ISO8601FormatStyle(timeZone: timeZone)
+        style = style.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .colon)
+        return date.formatted(style)
+    }
+
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
     static func daysIn(month: Int, year: Int) -> Int {

@@ -76,8 +76,9 @@ struct BuildCommand: ParsableCommand {
             let versions = campaign.app.minVersion == nil && campaign.app.maxVersion == nil ? "all versions"
                 : "versions \(campaign.app.minVersion ?? "any") to \(campaign.app.maxVersion ?? "any")"
             let encoding = campaign.encoding == .ktx ? "ktx (KTX 1.1, ASTC 4x4, \(campaign.astcQuality.rawValue))" : "png (PNG bytes in .ktx files)"
-            let end = campaign.schedule.end.map { Console.time($0) } ?? "no end"
-            lines.append("  \(season.campaigns.count == 1 ? "schedule " : "campaign ")  \(label)\(Console.time(campaign.schedule.start)) → \(end), priority \(campaign.priority), \(versions)")
+            let zone = campaign.scheduleTimeZone
+            let end = campaign.schedule.end.map { ScheduleTime.format($0, in: zone) } ?? "no end"
+            lines.append("  \(season.campaigns.count == 1 ? "schedule " : "campaign ")  \(label)\(ScheduleTime.format(campaign.schedule.start, in: zone)) → \(end), priority \(campaign.priority), \(versions)")
             lines.append("  look       \(label)\(campaign.renderedAppearances.map(\.rawValue).joined(separator: " + ")), \(campaign.orientations.map(\.rawValue).joined(separator: " + "))\(campaign.grey ? ", grey" : "")")
             lines.append("  encoding   \(label)\(encoding)")
         }

@@ -53,9 +53,6 @@ enum Console {
         return "\(count) B"
     }
 
-    /// An instant as ISO 8601 in UTC, as the manifest stores it.
-    static func time(_ date: Date) -> String { date.formatted(.iso8601) }
-
     /// `1.23 s` or `45 ms`.
     static func seconds(_ duration: Duration) -> String {
         let s = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

@@ -9,8 +9,12 @@ import Testing
         #expect(ScheduleTime.date(text) != nil, "\(text)")
     }
 
-    @Test func theOffsetIsKept() {
+    @Test func theOffsetIsKeptAndEchoed() throws {
         #expect(ScheduleTime.date("2026-11-10T20:00:00+08:00") == ScheduleTime.date("2026-11-10T12:00:00Z"))
+        let zone = try #require(ScheduleTime.timeZone(of: "2026-11-10T20:00:00-05:30"))
+        #expect(zone.secondsFromGMT() == -(5 * 3600 + 30 * 60))
+        #expect(ScheduleTime.format(try #require(ScheduleTime.date("2026-11-11T01:30:00Z")), in: zone) == "2026-11-10T20:00:00-05:30")
+        #expect(ScheduleTime.format(try #require(ScheduleTime.date("2026-11-11T01:30:00Z")), in: TimeZone(secondsFromGMT: 0)!) == "2026-11-11T01:30:00Z")
     }
 
     @Test(arguments: [

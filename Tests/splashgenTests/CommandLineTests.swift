@@ -60,9 +60,9 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "shop: wrote \(output.path)/shop/")
-        // The files' +08:00 times in UTC, as the manifest stores them.
-        #expect(lines.contains("  campaign   own: 2025-12-31T16:00:00Z → no end, priority 0, all versions"))
-        #expect(lines.contains("  campaign   sale-a: 2026-11-10T12:00:00Z → 2026-11-11T18:00:00Z, priority 5, all versions"))
+        // Times echoed in the offset the files wrote them with.
+        #expect(lines.contains("  campaign   own: 2026-01-01T00:00:00+08:00 → no end, priority 0, all versions"))
+        #expect(lines.contains("  campaign   sale-a: 2026-11-10T20:00:00+08:00 → 2026-11-12T02:00:00+08:00, priority 5, all versions"))
 
         let overlap = try splashgen("build", "\(folder)/overlap.yaml", "-o", output.path)
         #expect(overlap.status == 1)

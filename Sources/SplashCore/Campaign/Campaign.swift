@@ -14,6 +14,8 @@ public struct Campaign: Equatable, Sendable {
     public var schedule: Manifest.Schedule
     /// Among campaigns in force at once, the highest priority is shown.
     public var priority: Int
+    /// The offset the schedule was written in, to echo its times the same way (UTC by default).
+    public var scheduleTimeZone = TimeZone(secondsFromGMT: 0)!
     /// Whether the launch screen is shown in grey.
     public var grey: Bool
     /// What the snapshot objects hold.

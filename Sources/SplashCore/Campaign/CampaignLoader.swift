@@ -135,10 +135,14 @@ private struct Reading {
 
         guard let name, let app, let schedule, let priority, let grey, let encoding, let quality, let orientations, let screens,
               let marker, let appearances, let nameNode = top["name"], let scheduleNode = top["schedule"] else { return nil }
-        return Campaign(name: name, app: app, schedule: schedule, priority: priority, grey: grey, encoding: encoding, astcQuality: quality,
-                        orientations: orientations, screens: screens, marker: marker, appearances: appearances,
-                        baseDirectory: baseDirectory,
-                        nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
+        var campaign = Campaign(name: name, app: app, schedule: schedule, priority: priority, grey: grey, encoding: encoding, astcQuality: quality,
+                                orientations: orientations, screens: screens, marker: marker, appearances: appearances,
+                                baseDirectory: baseDirectory,
+                                nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
+        if case .mapping(let keys) = scheduleNode, let start = keys["start"]?.string, let zone = ScheduleTime.timeZone(of: start) {
+            campaign.scheduleTimeZone = zone
+        }
+        return campaign
     }
 
     func name(_ node: Node) -> String? { reader.bundleName(node, "name") }
