@@ -30,7 +30,7 @@ public struct Artwork: Sendable {
         for appearance in campaign.renderedAppearances {
             for layer in campaign.appearances[appearance]!.layers where seen.insert(layer.image).inserted {
                 do {
-                    let data = try Data(contentsOf: campaign.url(of: layer))
+                    let data = try Self.readFile(campaign.url(of: layer))
                     let size = try PNGCodec.size(of: data)
                     guard size.width * size.height <= maxPixels else {
                         throw ImageError.tooLarge(width: size.width, height: size.height, limit: maxPixels)
@@ -45,6 +45,25 @@ public struct Artwork: Sendable {
         }
         guard problems.isEmpty else { throw CampaignError(problems) }
         return Artwork(items: items)
+    }
+
+    /// A regular file's bytes (links followed); anything else — a FIFO would block the build for
+    /// ever — is refused by what it is, before it is opened.
+    static func readFile(_ url: URL) throws(ImageError) -> Data {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .notAFile("a folder")
+        case S_IFIFO: throw .notAFile("a FIFO (named pipe)")
+        case S_IFCHR, S_IFBLK: throw .notAFile("a device")
+        case S_IFSOCK: throw .notAFile("a socket")
+        default: throw .notAFile("something other than a file")
+        }
+        do { return try Data(contentsOf: url) } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            throw .unreadable(underlying.map { String(cString: strerror(Int32($0.code))) } ?? (error as NSError).localizedDescription)
+        }
     }
 
     /// Decodes the named images to pixels, reporting every one that fails.

@@ -119,6 +119,10 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case tooLarge(width: Int, height: Int, limit: Int)
     /// libpng could not encode.
     case encodeFailed(String)
+    /// The path names something that is not a file (a folder, a FIFO, a device), which is never read.
+    case notAFile(String)
+    /// The file could not be read.
+    case unreadable(String)
 
     public var description: String {
         switch self {
@@ -128,6 +132,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
         case .tooLarge(let w, let h, let limit):
             return "image is \(w)x\(h) = \(w * h) pixels, over the limit of \(limit) pixels"
         case .encodeFailed(let message): return "PNG encoding failed (libpng: \(message))"
+        case .notAFile(let kind): return "not a regular file but \(kind); art must be a PNG file"
+        case .unreadable(let reason): return "cannot be read: \(reason)"
         }
     }
 }

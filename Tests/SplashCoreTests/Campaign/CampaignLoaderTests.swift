@@ -61,6 +61,19 @@ import Testing
         #expect(throws: (any Error).self) { _ = try BundleBuilder(outputRoot: temporaryFolder()).build(campaign) }
     }
 
+    @Test func artThatIsNotAFileIsNamedForWhatItIsInsteadOfBlockingOrSayingPermissionDenied() throws {
+        let folder = try scratchCopyOfGoodCampaign()
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("logo.png"))
+        #expect(mkfifo(folder.appendingPathComponent("logo.png").path, 0o644) == 0)
+        do {
+            _ = try CampaignValidator.validate(try loadCampaign(folder.appendingPathComponent("c.yaml")))
+            Issue.record("a FIFO was read as art")
+        } catch let error as CampaignError {
+            // good.yaml names logo.png at line 13, column 16.
+            #expect(error.description.hasSuffix(":13:16: error: appearances.light.layers[0].image: \"logo.png\": not a regular file but a FIFO (named pipe); art must be a PNG file"))
+        }
+    }
+
     @Test func theExampleCampaignsLoad() throws {
         for name in ["double11.yaml", "default.yaml", "mourning.yaml"] {
             let campaign = try loadCampaign(Fixtures.campaigns.appendingPathComponent(name))
