@@ -143,8 +143,8 @@ public struct BundleFetcher: Sendable {
             report.objectsDownloaded += 1
         }
 
-        // Complete: only what this bundle names stays; the manifest goes in last, the serial is
-        // recorded, then the staging folder replaces the bundle.
+        // Complete: only what this bundle names stays; the manifest goes in last, the staging folder
+        // replaces the bundle, then the serial is recorded.
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: stagedObjects.path)) ?? []
         where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
             try remove(stagedObjects.appendingPathComponent(entry))
@@ -153,8 +153,10 @@ public struct BundleFetcher: Sendable {
         try writeFile(Data((etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
         try writeFile(Data(fetchedFor.utf8), to: staging.appendingPathComponent("fetched-for"))
         try writeFile(body, to: staging.appendingPathComponent("manifest.json"))
-        if serial > highWater() { try writeFile(Data(String(serial).utf8), to: folder.appendingPathComponent("serial")) }
         try install()
+        // After the install: a failed one must not make its own serial look replayed. A kill in between
+        // leaves the installed bundle's serial, which counts too.
+        if serial > highWater() { try writeFile(Data(String(serial).utf8), to: folder.appendingPathComponent("serial")) }
         report.campaigns = manifest.campaigns.map(\.id)
         report.installedNew = true
         return report
