@@ -12,6 +12,7 @@ public enum Deflate {
     /// `data` compressed (zlib's best level; Compression's single level on Apple platforms).
     public static func compress(_ data: Data) throws(DeflateError) -> Data {
         #if canImport(Compression)
+        guard !data.isEmpty else { throw .failed("nothing to compress") }
         let capacity = data.count + data.count / 16 + 1024
         var output = Data(count: capacity)
         let written = output.withUnsafeMutableBytes { out in
@@ -20,7 +21,7 @@ public enum Deflate {
                                           input.bindMemory(to: UInt8.self).baseAddress!, data.count, nil, COMPRESSION_ZLIB)
             }
         }
-        guard written > 0 || data.isEmpty else { throw .failed("compression_encode_buffer failed") }
+        guard written > 0 else { throw .failed("compression_encode_buffer failed") }
         return output.prefix(written)
         #else
         var stream = z_stream()
