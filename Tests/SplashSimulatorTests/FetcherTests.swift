@@ -337,6 +337,33 @@ final class Flag: @unchecked Sendable {
         #expect(try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/750x1334.json"))).campaigns.map(\.id) == ["default"])
     }
 
+    /// Raw DEFLATE in stored blocks (RFC 1951 §3.2.4): another valid stream of the same bytes.
+    func storedDeflate(_ data: Data) -> Data {
+        var out = Data()
+        var offset = 0
+        repeat {
+            let length = min(65_535, data.count - offset)
+            out.append(offset + length == data.count ? 1 : 0)
+            out.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)])
+            out.append(data[data.startIndex + offset ..< data.startIndex + offset + length])
+            offset += length
+        } while offset < data.count
+        return out
+    }
+
+    @Test func aDeflatedObjectAnEarlierPublicationWroteIsKeptSoACachedURLNeverChanges() throws {
+        let tree = temporaryFolder("tree")
+        try Season15.publish(Season15.withoutMourning, to: tree)
+        let object = try #require(try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))).campaigns.first?.snapshots.first?.object)
+        let earlier = storedDeflate(try Data(contentsOf: tree.appendingPathComponent("objects/" + object)))
+        try earlier.write(to: tree.appendingPathComponent("objects/\(object).deflate"))
+
+        try Season15.publish(Season15.full, to: tree)
+        #expect(try Data(contentsOf: tree.appendingPathComponent("objects/\(object).deflate")) == earlier)
+        let slice = try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")))
+        #expect(slice.campaigns.flatMap(\.snapshots).filter { $0.object == object }.allSatisfy { $0.deflated == earlier.count })
+    }
+
     @Test func theCommandLineFetchesAndTheSimulatedAppFetchesThenApplies() throws {
         let server = try NginxServer()
         try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))

@@ -44,10 +44,19 @@ public enum Publisher {
         for snapshot in manifest.campaigns.flatMap(\.snapshots) where deflated[snapshot.object] == nil {
             let data = files.object(snapshot.object)
             if let problem = SnapshotBundle.check(snapshot, data: data) { throw problem }
-            let packed = try Deflate.compress(data!)
             let raw = objects.appendingPathComponent(snapshot.object)
             if !fm.fileExists(atPath: raw.path) { try write(data!, to: raw) }
-            try write(packed, to: objects.appendingPathComponent(snapshot.object + ".deflate"))
+            // An object's URLs are cached for ever: a .deflate an earlier publication wrote is kept
+            // (and its size signed) as long as it inflates to the object; only a damaged one is replaced.
+            let packedURL = objects.appendingPathComponent(snapshot.object + ".deflate")
+            let packed: Data
+            if let earlier = readBounded(packedURL, limit: ReadLimits.snapshotBytes),
+               let inflated = try? Deflate.inflate(earlier, expectedSize: snapshot.bytes), sha256Hex(inflated) == snapshot.object {
+                packed = earlier
+            } else {
+                packed = try Deflate.compress(data!)
+                try write(packed, to: packedURL)
+            }
             deflated[snapshot.object] = packed.count
             report.objects += 1
             report.rawBytes += data!.count
