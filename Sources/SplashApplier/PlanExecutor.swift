@@ -212,21 +212,10 @@ struct PlanExecutor {
         guard Int(info.st_size) == size, buffer.count >= size else {
             return .failure(.sizeMismatch(object: snapshot.object, expected: size, found: Int(info.st_size)))
         }
-        let filled = buffer.withUnsafeMutableBytes { raw -> Int in
-            guard let base = raw.baseAddress else { return 0 }
-            var offset = 0
-            while offset < size {
-                let n = posixRead(fd, base + offset, size - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-            return offset
-        }
         // A file that shrank or grew since its size was read is refused, not read in part.
-        var extra: UInt8 = 0
-        guard filled == size, posixRead(fd, &extra, 1) == 0 else {
+        guard buffer.withUnsafeMutableBytes({ readExactly(fd, into: $0, count: size) }) else {
             var now = stat()
-            return .failure(.sizeMismatch(object: snapshot.object, expected: size, found: fstat(fd, &now) == 0 ? Int(now.st_size) : filled))
+            return .failure(.sizeMismatch(object: snapshot.object, expected: size, found: fstat(fd, &now) == 0 ? Int(now.st_size) : -1))
         }
         return .success(size)
     }
@@ -286,5 +275,3 @@ private final class StagingOutcome: @unchecked Sendable {
     func get() -> (BundleProblem?, ApplierError?) { lock.withLock { (problem, failure) } }
 }
 
-// The C function, named apart from the executor's own `read`.
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }

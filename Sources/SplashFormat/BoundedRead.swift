@@ -17,19 +17,25 @@ public func readBounded(_ url: URL, limit: Int) -> Data? {
     // that grew past that size since the stat is refused rather than read in part.
     let size = Int(info.st_size)
     var data = Data(count: size)
-    let filled = data.withUnsafeMutableBytes { buffer -> Int in
-        guard let base = buffer.baseAddress else { return 0 }
-        var offset = 0
-        while offset < size {
-            let n = read(fd, base + offset, size - offset)
+    guard data.withUnsafeMutableBytes({ readExactly(fd, into: $0, count: size) }) else { return nil }
+    return data
+}
+
+/// Fills the first `count` bytes of `buffer` from `fd` with read(2) and checks that the file ends
+/// there: false when it is shorter or longer (it changed since its size was read), never a part.
+public func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, count: Int) -> Bool {
+    guard count <= buffer.count else { return false }
+    var offset = 0
+    if count > 0 {
+        guard let base = buffer.baseAddress else { return false }
+        while offset < count {
+            let n = read(fd, base + offset, count - offset)
             if n <= 0 { break }
             offset += n
         }
-        return offset
     }
     var extra: UInt8 = 0
-    guard filled == size, read(fd, &extra, 1) == 0 else { return nil }
-    return data
+    return offset == count && read(fd, &extra, 1) == 0
 }
 
 /// Limits on what a reader accepts, so no header or manifest can make it allocate without bound.

@@ -15,10 +15,10 @@ public enum Deflate {
         guard !data.isEmpty else { throw .failed("nothing to compress") }
         let capacity = data.count + data.count / 16 + 1024
         var output = Data(count: capacity)
-        let written = output.withUnsafeMutableBytes { out in
-            data.withUnsafeBytes { input in
-                compression_encode_buffer(out.bindMemory(to: UInt8.self).baseAddress!, capacity,
-                                          input.bindMemory(to: UInt8.self).baseAddress!, data.count, nil, COMPRESSION_ZLIB)
+        let written = output.withUnsafeMutableBytes { out -> Int in
+            data.withUnsafeBytes { input -> Int in
+                guard let target = out.bindMemory(to: UInt8.self).baseAddress, let source = input.bindMemory(to: UInt8.self).baseAddress else { return 0 }
+                return compression_encode_buffer(target, capacity, source, data.count, nil, COMPRESSION_ZLIB)
             }
         }
         guard written > 0 else { throw .failed("compression_encode_buffer failed") }
@@ -45,10 +45,10 @@ public enum Deflate {
         var output = Data(count: capacity)
         #if canImport(Compression)
         guard !data.isEmpty else { throw .damaged("empty stream") }
-        let written = output.withUnsafeMutableBytes { out in
-            data.withUnsafeBytes { input in
-                compression_decode_buffer(out.bindMemory(to: UInt8.self).baseAddress!, capacity,
-                                          input.bindMemory(to: UInt8.self).baseAddress!, data.count, nil, COMPRESSION_ZLIB)
+        let written = output.withUnsafeMutableBytes { out -> Int in
+            data.withUnsafeBytes { input -> Int in
+                guard let target = out.bindMemory(to: UInt8.self).baseAddress, let source = input.bindMemory(to: UInt8.self).baseAddress else { return 0 }
+                return compression_decode_buffer(target, capacity, source, data.count, nil, COMPRESSION_ZLIB)
             }
         }
         guard written == expectedSize else { throw .wrongSize(expected: expectedSize, found: written) }

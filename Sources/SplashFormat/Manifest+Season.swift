@@ -21,7 +21,8 @@ extension Manifest {
     public func campaign(inForceAt date: Date, appVersion version: String?) -> Campaign? {
         var best: Campaign?
         for campaign in campaigns(forAppVersion: version) where campaign.schedule.contains(date) {
-            if best == nil || campaign.priority > best!.priority { best = campaign }
+            if let shown = best, campaign.priority <= shown.priority { continue }
+            best = campaign
         }
         return best
     }
