@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A bundle folder (`manifest.json`, optional `manifest.sig`, `objects/<sha256>`) with the checks
 /// both the applier and `splashgen verify` make before trusting it.
@@ -50,13 +45,6 @@ public struct SnapshotBundle: Sendable {
         return data
     }
 
-    /// The identity of an object's file (size, modification time, inode): when it is unchanged
-    /// since the object was verified, its bytes are the ones that were hashed.
-    public func identity(of object: String) -> FileIdentity? {
-        guard isObjectName(object) else { return nil }
-        return FileIdentity(root.appendingPathComponent("objects").appendingPathComponent(object))
-    }
-
     /// What is wrong with an object, if anything: its name is not a hash, it is missing, it has not the
     /// manifest's size, it does not hash to its name, its header does not read, or its pixels are not
     /// `width`×`height` and the manifest's.
@@ -76,28 +64,5 @@ public struct SnapshotBundle: Sendable {
             return .wrongPixelSize(object: name, expected: "\(width)x\(height)", found: "\(size.width)x\(size.height)")
         }
         return nil
-    }
-}
-
-/// A file's size, modification time and inode, read without following links.
-public struct FileIdentity: Equatable, Sendable {
-    let size: Int64
-    let seconds: Int
-    let nanoseconds: Int
-    let inode: UInt64
-
-    /// The identity of the file at `url`, or nil when it is not a regular file.
-    public init?(_ url: URL) {
-        var info = stat()
-        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        size = Int64(info.st_size)
-        #if canImport(Darwin)
-        seconds = Int(info.st_mtimespec.tv_sec)
-        nanoseconds = Int(info.st_mtimespec.tv_nsec)
-        #else
-        seconds = Int(info.st_mtim.tv_sec)
-        nanoseconds = Int(info.st_mtim.tv_nsec)
-        #endif
-        inode = UInt64(info.st_ino)
     }
 }
