@@ -46,6 +46,18 @@ enum Season15 {
         _ = try Publisher.publish(bundle: try bundle.get(), to: tree, privateKey: key.privateKey, serial: serial)
     }
 
+    /// The iPhone 15 slice and its signature as `tree` holds them now, to serve again later (a replay).
+    static func slice(in tree: URL) throws -> (manifest: Data, signature: Data) {
+        (try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")),
+         try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig")))
+    }
+
+    /// Puts a saved slice back in `tree`, as a stale cache or an attacker would serve it.
+    static func serve(_ slice: (manifest: Data, signature: Data), in tree: URL) throws {
+        try slice.manifest.write(to: tree.appendingPathComponent("screens/1179x2556.json"))
+        try slice.signature.write(to: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+    }
+
     /// The fetcher an iPhone 15 app runs against `path` on `server`.
     static func fetcher(_ server: NginxServer, _ path: String, into folder: URL = temporaryFolder("downloads")) -> BundleFetcher {
         var fetcher = BundleFetcher(base: server.base.appendingPathComponent(path), folder: folder, screen: iPhone15,
@@ -117,8 +129,7 @@ final class Flag: @unchecked Sendable {
         let server = try NginxServer()
         let tree = server.root.appendingPathComponent("season")
         try Season15.publish(Season15.full, to: tree)
-        let oldSlice = try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))
-        let oldSignature = try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+        let old = try Season15.slice(in: tree)
         let fetcher = Season15.fetcher(server, "season")
         _ = try await fetcher.fetch()
 
@@ -130,8 +141,7 @@ final class Flag: @unchecked Sendable {
 
         // An attacker (or a stale cache) serves serial 1 again: refused, serial 2 stays.
         let installed = Season15.files(fetcher.installed)
-        try oldSlice.write(to: tree.appendingPathComponent("screens/1179x2556.json"))
-        try oldSignature.write(to: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+        try Season15.serve(old, in: tree)
         await #expect(throws: FetchError.replayed(serial: 1, held: 2)) { try await fetcher.fetch() }
         #expect(Season15.files(fetcher.installed) == installed)
     }
@@ -304,8 +314,7 @@ final class Flag: @unchecked Sendable {
         let server = try NginxServer()
         let tree = server.root.appendingPathComponent("season")
         try Season15.publish(Season15.full, to: tree)
-        let oldSlice = try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))
-        let oldSignature = try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+        let old = try Season15.slice(in: tree)
         var lightOnly = Season15.fetcher(server, "season")
         lightOnly.appearances = [.light]
         let first = try await lightOnly.fetch()
@@ -320,8 +329,7 @@ final class Flag: @unchecked Sendable {
         #expect(try await both.fetch().serial == 2)
         // The bundle is lost, and serial 1 is served again: still refused.
         try FileManager.default.removeItem(at: both.installed)
-        try oldSlice.write(to: tree.appendingPathComponent("screens/1179x2556.json"))
-        try oldSignature.write(to: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+        try Season15.serve(old, in: tree)
         await #expect(throws: FetchError.replayed(serial: 1, held: 2)) { try await both.fetch() }
     }
 
