@@ -1,5 +1,5 @@
 # splashgen — every target works from a fresh clone; `deps` installs what is missing (Debian/Ubuntu).
-PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fonts-dejavu-core python3 python3-pip nginx
+PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fonts-dejavu-core python3 python3-pip nginx chromium
 BENCH_PACKAGES := imagemagick astcenc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi
@@ -20,6 +20,6 @@ run: build ; $(SPLASHGEN) build campaigns/double11.yaml
 test: deps ; swift test
 bench: bench-deps ; swift build -c release --product splashbench && .build/release/splashbench
 $(SIGNING_KEY): ; $(SPLASHGEN) keygen -o $@
-bundles: build $(SIGNING_KEY) ; @set -e; for c in $(CAMPAIGNS); do $(SPLASHGEN) build campaigns/$$c.yaml && $(SPLASHGEN) pack Output/$$c -o Output/$$c.zip --key $(SIGNING_KEY) && $(SPLASHGEN) verify Output/$$c.zip --key $(SIGNING_KEY).pub && $(SPLASHGEN) preview Output/$$c -o Output/$$c-preview.png; done && $(SPLASHGEN) publish Output/$(SEASON) -o Output/cdn/$(SEASON) --key $(SIGNING_KEY)
+bundles: build $(SIGNING_KEY) ; @set -e; for c in $(CAMPAIGNS); do $(SPLASHGEN) build campaigns/$$c.yaml && $(SPLASHGEN) pack Output/$$c -o Output/$$c.zip --key $(SIGNING_KEY) && $(SPLASHGEN) verify Output/$$c.zip --key $(SIGNING_KEY).pub && $(SPLASHGEN) preview Output/$$c -o Output/$$c-preview/index.html; done && $(SPLASHGEN) publish Output/$(SEASON) -o Output/cdn/$(SEASON) --key $(SIGNING_KEY)
 reproducible: bundles ; @set -e; rm -rf Output/.again; for c in $(CAMPAIGNS); do $(SPLASHGEN) build campaigns/$$c.yaml -o Output/.again --no-cache >/dev/null && diff -r Output/$$c Output/.again/$$c --exclude=manifest.sig && $(SPLASHGEN) pack Output/.again/$$c -o Output/.again/$$c.zip >/dev/null && $(SPLASHGEN) pack Output/$$c -o Output/.again/$$c-first.zip >/dev/null && cmp Output/.again/$$c.zip Output/.again/$$c-first.zip && echo "$$c: a second build from scratch gives identical bytes"; done
-clean: ; rm -rf .build Output/*/ Output/cdn Output/*.zip Output/*.png Output/signing-key* Output/.cache Output/.again Output/.staging-* Output/.old-*
+clean: ; rm -rf .build Output/*/ Output/cdn Output/*.zip Output/*.png Output/*-preview Output/signing-key* Output/.cache Output/.again Output/.staging-* Output/.old-*

@@ -11,11 +11,7 @@ struct ApplierOptions: ParsableArguments {
     @Option(help: "The bundle folder (manifest.json + objects/).")
     var bundle: String?
 
-    @Option(help: "CFBundleShortVersionString of the installed app.")
-    var version: String
-
-    @Option(help: "CFBundleVersion of the installed app.")
-    var build: String
+    @OptionGroup var app: AppVersionOptions
 
     @Option(help: "The iOS version (decides where the launch snapshots live).")
     var ios = "17.0"
@@ -36,12 +32,14 @@ struct ApplierOptions: ParsableArguments {
     var json = false
 
     func validate() throws {
+        _ = try app.required()
         guard OSVersion(ios) != nil else { throw ValidationError("--ios expects a version such as 17.4; found \"\(ios)\"") }
         if let now, case .failure(let problem) = ScheduleTime.parse(now) { throw ValidationError("--now: \(problem); found \"\(now)\"") }
     }
 
     func applier() throws -> SnapshotApplier {
         let date = now.flatMap(ScheduleTime.date) ?? Date()
+        let (version, build) = try app.required()
         var applier = SnapshotApplier(container: URL(fileURLWithPath: container), bundle: bundle.map { URL(fileURLWithPath: $0) },
                                       appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(),
                                       clock: { date })
@@ -60,6 +58,34 @@ struct ApplierOptions: ParsableArguments {
         }
         print(json ? ReportText.json(report) : ReportText.text(report))
         if !report.complete { throw ExitCode(3) }
+    }
+}
+
+/// `--app-version` and `--app-build`: the installed app's CFBundleShortVersionString and
+/// CFBundleVersion. The first spelling `--build` still works, hidden; `--version` now asks
+/// splashgen for its own version, so a command given `--version 5.2` stops, non-zero, at the
+/// missing `--app-version` instead of guessing.
+struct AppVersionOptions: ParsableArguments {
+    @Option(name: .customLong("app-version"), help: ArgumentHelp("The app's CFBundleShortVersionString.", valueName: "version"))
+    var appVersion: String?
+
+    @Option(name: .customLong("app-build"), help: ArgumentHelp("The app's CFBundleVersion.", valueName: "build"))
+    var appBuild: String?
+
+    @Option(name: .customLong("build"), help: .hidden) var legacyBuild: String?
+
+    /// The version given.
+    var version: String? { appVersion }
+    /// The build given, under either spelling.
+    var build: String? { appBuild ?? legacyBuild }
+
+    /// Both, or a usage error naming what is missing.
+    func required() throws -> (version: String, build: String) {
+        guard let version, let build else {
+            let missing = [version == nil ? "--app-version" : nil, build == nil ? "--app-build" : nil].compactMap { $0 }.joined(separator: " and ")
+            throw ValidationError("missing \(missing) (the app's CFBundleShortVersionString and CFBundleVersion; --version alone prints splashgen's version)")
+        }
+        return (version, build)
     }
 }
 

@@ -34,7 +34,7 @@ struct PublishCommand: ParsableCommand {
 
 /// `--device NAME | --screen WxH`: the screen a fetch is for.
 struct ScreenOptions: ParsableArguments {
-    @Option(help: "A catalogue device name (a \"… (Display Zoom)\" entry for a zoomed screen).") var device: String?
+    @Option(help: "A catalogue device name (a \"… (Display Zoom)\" entry for a zoomed screen).", completion: .custom(Splashgen.deviceNames)) var device: String?
     @Option(help: "The screen's pixel size, e.g. 1179x2556.") var screen: String?
 
     func validate() throws {

@@ -51,7 +51,7 @@ struct PackCommand: ParsableCommand {
 
     @Argument(help: "The bundle folder.") var bundle: String
     @Option(name: [.short, .customLong("output")], help: "The archive to write (without it, --device only prints the slice).") var output: String?
-    @Option(help: "Only this screen: a device name from the manifest, or a pixel size such as 1179x2556.") var device: String?
+    @Option(help: "Only this screen: a device name from the manifest, or a pixel size such as 1179x2556.", completion: .custom(Splashgen.deviceNames)) var device: String?
     @Option(help: "Sign the (possibly sliced) manifest with this private key file (from keygen).") var key: String?
     /// The first release's spelling of `--key`.
     @Option(help: .hidden) var sign: String?
@@ -130,22 +130,44 @@ struct VerifyCommand: ParsableCommand {
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
-        abstract: "Draw a contact sheet of every variant, decoded from the real objects.")
+        abstract: "Draw every variant for sign-off, decoded from the real objects: a contact sheet, or a page.",
+        discussion: """
+            Tiles are labelled with the devices they serve and overlaid with what the phone puts over \
+            them: rounded corners, the notch or Dynamic Island, the home indicator, and the parts \
+            outside the safe area (tinted). -o page/index.html writes a self-contained page: the sheet, \
+            every snapshot alone, and the manifest's facts.
+            """)
 
     @Argument(help: "A campaign or season YAML (built first, reusing Output/.cache), a bundle folder, or an archive.") var source: String
-    @Option(name: [.short, .customLong("output")], help: "The PNG to write.") var output: String
-    @Option(help: "Where a campaign is built.") var outputRoot = "Output"
+    @Option(name: .shortAndLong, help: ArgumentHelp("The PNG to write, or an .html page (its folder gets the images).", valueName: "file"))
+    var output: String
+    @Option(help: ArgumentHelp("Only this device's snapshots, at full size.", valueName: "name"), completion: .custom(Splashgen.deviceNames))
+    var device: String?
+    @Flag(help: "Leave out the safe-area, cutout, home-indicator and corner overlays.") var noOverlays = false
+    @Option(name: .customLong("output-root"), help: ArgumentHelp("Where a campaign YAML is built.", valueName: "folder")) var outputRoot = "Output"
 
     func run() throws {
         do {
+            let catalogue = try DeviceCatalogue.bundled()
             var url = URL(fileURLWithPath: source)
             if ["yaml", "yml"].contains(url.pathExtension) {
-                let season = try SeasonLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: source)
+                let season = try SeasonLoader(catalogue: catalogue).load(contentsOf: url, displayPath: source)
                 url = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(season, progress: Console.progress("\(season.name): rendering")).bundle
             }
-            let sheet = try ContactSheet.render(try BundleFiles(url), font: try TextRenderer.standard())
-            try PNGCodec.encode(sheet.image).write(to: URL(fileURLWithPath: output), options: .atomic)
-            print("\(output): \(sheet.tiles.count) tiles, \(sheet.image.width)x\(sheet.image.height)")
+            let page = URL(fileURLWithPath: output).pathExtension.lowercased() == "html"
+            let options = ContactSheet.Options(scale: device == nil ? ContactSheet.scale : 1, overlays: !noOverlays, device: device, pointImages: page)
+            let sheet = try ContactSheet.render(try BundleFiles(url), font: try TextRenderer.standard(), catalogue: catalogue,
+                                                options: options, progress: Console.progress("decoding objects"))
+            let target = URL(fileURLWithPath: output)
+            if page {
+                try PreviewPage.write(sheet, to: target)
+                print("\(output): \(sheet.tiles.count) snapshots, sheet \(sheet.image.width)x\(sheet.image.height)")
+            } else {
+                do { try PNGCodec.encode(sheet.image).write(to: target, options: .atomic) } catch { throw Console.fail(error, context: output) }
+                print("\(output): \(sheet.tiles.count) tiles, \(sheet.image.width)x\(sheet.image.height)")
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             throw Console.fail(error, context: source)
         }

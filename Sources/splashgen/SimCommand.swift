@@ -31,9 +31,8 @@ struct SimCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Install the app afresh and cache its launch screen.")
         @OptionGroup var sandbox: Sandbox
         @Option(help: "The campaign file that stands for LaunchScreen.storyboard.") var launchScreen = "campaigns/default.yaml"
-        @Option(help: "The app's CFBundleShortVersionString.") var version = "1.0"
-        @Option(help: "The app's CFBundleVersion.") var build = "1"
-        @Option(help: "A catalogue device name.") var device = "iPhone 15"
+        @OptionGroup var app: AppVersionOptions
+        @Option(help: "A catalogue device name.", completion: .custom(Splashgen.deviceNames)) var device = "iPhone 15"
         @Option(help: "The iOS version: 17 and later cache ATX files (LZFSE), 13 to 16 Apple-compressed KTX, 12 and earlier plain KTX in Library/Caches, light only.")
         var ios = "17.0"
         @Flag(help: "Install on the device's Display Zoom screen (smaller points, same scale).") var zoomed = false
@@ -44,7 +43,7 @@ struct SimCommand: AsyncParsableCommand {
         var interfaceStyle: InterfaceStyleArgument = .auto
 
         func run() throws {
-            try sandbox.run { try $0.install(launchScreen: URL(fileURLWithPath: launchScreen), version: version, build: build,
+            try sandbox.run { try $0.install(launchScreen: URL(fileURLWithPath: launchScreen), version: app.version ?? "1.0", build: app.build ?? "1",
                                              device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
                                              leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style) }
         }
@@ -53,11 +52,14 @@ struct SimCommand: AsyncParsableCommand {
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Update or reinstall the app: the OS renders the launch cache anew.")
         @OptionGroup var sandbox: Sandbox
-        @Option(help: "The new CFBundleShortVersionString.") var version: String
-        @Option(help: "The new CFBundleVersion.") var build: String
+        @OptionGroup var app: AppVersionOptions
         @Flag(inversion: .prefixedNo, help: "Whether the OS's render shows image views black.") var blackRender: Bool?
 
-        func run() throws { try sandbox.run { try $0.update(version: version, build: build, blackRender: blackRender) } }
+        func validate() throws { _ = try app.required() }
+        func run() throws {
+            let (version, build) = try app.required()
+            try sandbox.run { try $0.update(version: version, build: build, blackRender: blackRender) }
+        }
     }
 
     struct Launch: AsyncParsableCommand {

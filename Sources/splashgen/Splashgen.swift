@@ -1,4 +1,5 @@
 import ArgumentParser
+import SplashCore
 
 /// The `splashgen` command: precomputes iOS launch-screen snapshots at build time.
 @main
@@ -11,4 +12,19 @@ struct Splashgen: AsyncParsableCommand {
                       KeygenCommand.self, SignCommand.self, PackCommand.self, UnpackCommand.self, VerifyCommand.self,
                       PublishCommand.self, FetchCommand.self, PreviewCommand.self]
     )
+
+    /// Not ArgumentParser's built-in `version:`: that one also answers when a subcommand's
+    /// arguments fail to parse and contain `--version` (the applier's first spelling of
+    /// `--app-version`), printing a version and exiting 0 on bad input.
+    @Flag(name: .customLong("version"), help: "Print splashgen's version.") var printVersion = false
+
+    func run() async throws {
+        guard printVersion else { throw CleanExit.helpRequest(self) }
+        print(SplashgenVersion.current)
+    }
+
+    /// The catalogue's device names, for shell completion of `--device`.
+    static func deviceNames(_ words: [String]) -> [String] {
+        (try? DeviceCatalogue.bundled().devices.map(\.name)) ?? []
+    }
 }

@@ -61,3 +61,32 @@ func tree(_ root: URL) throws -> [String: Data] {
     }
     return files
 }
+
+/// A PNG-encoded campaign file for tests (PNG so every pixel is exact), with `appearances` as
+/// its YAML block, written into `folder` as `<name>.yaml`.
+func writeTestCampaign(_ name: String, in folder: URL, devices: String, orientations: String = "[portrait, landscape]", extra: String = "",
+                       appearances: String) throws -> URL {
+    let yaml = """
+        schema: 1
+        name: \(name)
+        app: {bundle_id: com.example.shop}
+        schedule: {start: 2026-11-10T20:00:00+08:00, end: 2026-11-12T02:00:00+08:00}
+        encoding: png
+        orientations: \(orientations)
+        devices: [\(devices)]
+        marker: {size: 1}\(extra)
+        appearances:
+        \(appearances)
+        """
+    let url = folder.appendingPathComponent("\(name).yaml")
+    try Data(yaml.utf8).write(to: url)
+    return url
+}
+
+/// A bundle of plain backgrounds (no art) for one device: a snapshot's expected colour is the
+/// YAML's, whatever the drawing code does.
+func plainBundle(device: String, light: String, dark: String, orientations: String = "[portrait, landscape]") throws -> URL {
+    let file = try writeTestCampaign("plain", in: temporaryFolder(), devices: "\"\(device)\"", orientations: orientations, extra: "\ndisplay_zoom: false",
+                                     appearances: "  light: {background: \"\(light)\"}\n  dark: {background: \"\(dark)\"}")
+    return try BundleBuilder(outputRoot: temporaryFolder()).build(try loadCampaign(file)).bundle
+}

@@ -160,7 +160,7 @@ import Testing
         #expect(try cli.splashgen("build", "Tests/SplashCoreTests/Fixtures/campaigns/good.yaml", "-o", output).status == 0)
         let bundle = output + "/good"
 
-        let install = try cli.splashgen("sim", "install", "--sandbox", sandbox, "--version", "5.2", "--build", "100")
+        let install = try cli.splashgen("sim", "install", "--sandbox", sandbox, "--app-version", "5.2", "--build", "100")
         #expect(install.status == 0, "\(install.stderr)")
         #expect(install.stdout.hasPrefix("com.example.shop 5.2 (100) on iPhone 15, iOS 17.0; now portrait, light\n"))
         #expect(install.stdout.split(separator: "\n").count == 5, "four cached variants")
@@ -174,7 +174,8 @@ import Testing
         #expect(first.stdout.contains("left-alone, showing original: good has no dark snapshot of 1179x2556"))
 
         let container = sandbox + "/container"
-        let status = try cli.splashgen("status", "--container", container, "--bundle", bundle, "--version", "5.2", "--build", "100",
+        // --app-version/--app-build; the first spelling --build (used for install above) still works.
+        let status = try cli.splashgen("status", "--container", container, "--bundle", bundle, "--app-version", "5.2", "--app-build", "100",
                                        "--now", "2026-11-11T09:01:00+08:00", "--json")
         // Three cached files have no snapshot in this bundle: done as far as it goes, exit 3, each named.
         #expect(status.status == 3)
@@ -189,21 +190,51 @@ import Testing
         #expect(second.stdout.contains("nothing to do"))
         #expect(FileManager.default.fileExists(atPath: screenshot))
 
-        let restore = try cli.splashgen("restore", "--container", container, "--version", "5.2", "--build", "100")
+        let restore = try cli.splashgen("restore", "--container", container, "--app-version", "5.2", "--app-build", "100")
         #expect(restore.status == 0)
         #expect(restore.stdout.contains("restored, showing original"))
     }
 
     @Test func badInputIsNamed() throws {
         let folder = cli.temporaryFolder()
-        let missing = try cli.splashgen("apply", "--container", folder.path, "--bundle", folder.path, "--version", "1", "--build", "1")
+        let missing = try cli.splashgen("apply", "--container", folder.path, "--bundle", folder.path, "--app-version", "1", "--app-build", "1")
         #expect(missing.status == 1)
         #expect(missing.stderr == "error: bad bundle: no manifest.json in the bundle\n")
-        let ios = try cli.splashgen("status", "--container", folder.path, "--version", "1", "--build", "1", "--ios", "seventeen")
+        let ios = try cli.splashgen("status", "--container", folder.path, "--app-version", "1", "--app-build", "1", "--ios", "seventeen")
         #expect(ios.status != 0)
         #expect(ios.stderr.contains("--ios expects a version such as 17.4"))
+        let noBuild = try cli.splashgen("status", "--container", folder.path, "--app-version", "1")
+        #expect(noBuild.status == 64)
+        #expect(noBuild.stderr.hasPrefix("Error: missing --app-build (the app's CFBundleShortVersionString and CFBundleVersion"))
+        // The first spelling of --app-version is splashgen's own --version now: a clear refusal, never exit 0.
+        let old = try cli.splashgen("status", "--container", folder.path, "--version", "1", "--build", "1", "--ios", "seventeen")
+        #expect(old.status == 64)
+        #expect(old.stderr.hasPrefix("Error: missing --app-version"))
         let noSandbox = try cli.splashgen("sim", "launch", "--sandbox", folder.appendingPathComponent("none").path)
         #expect(noSandbox.status == 1)
         #expect(noSandbox.stderr.contains("run `splashgen sim install` first"))
+    }
+
+    @Test func versionAndPreviewForSignOff() throws {
+        let version = try cli.splashgen("--version")
+        #expect(version.status == 0 && version.stdout == "0.1.0\n")
+        // Shell completion of --device offers the catalogue's names.
+        let completion = try cli.splashgen("---completion", "preview", "--", "--device")
+        #expect(completion.stdout.split(separator: "\n").contains("iPhone 15"))
+        let folder = cli.temporaryFolder()
+        let output = folder.appendingPathComponent("Output").path
+        // good.yaml: iPhone 15, portrait, light: one snapshot.
+        let page = folder.appendingPathComponent("page/index.html").path
+        let run = try cli.splashgen("preview", "Tests/SplashCoreTests/Fixtures/campaigns/good.yaml", "--output-root", output, "-o", page)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("\(page): 1 snapshots, sheet "))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("page/screens").path))
+        let device = try cli.splashgen("preview", output + "/good", "--device", "iPhone 15", "--no-overlays", "-o", folder.appendingPathComponent("d.png").path)
+        #expect(device.status == 0, "\(device.stderr)")
+        #expect(device.stdout.contains(": 1 tiles, "))
+        let unknown = try cli.splashgen("preview", output + "/good", "--device", "iPhone15", "-o", folder.appendingPathComponent("u.png").path)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("unknown device \"iPhone15\"; did you mean 'iPhone 15'?"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("u.png").path))
     }
 }

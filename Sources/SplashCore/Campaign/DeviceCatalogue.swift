@@ -115,44 +115,6 @@ public struct DeviceCatalogue: Equatable, Sendable {
     }
 }
 
-/// One device model.
-public struct Device: Codable, Equatable, Sendable {
-    /// Marketing name, e.g. `iPhone 15`.
-    public var name: String
-    /// iPhone or iPad.
-    public var family: DeviceFamily
-    /// Full-screen size in points, portrait.
-    public var points: Manifest.Size
-    /// `UIScreen.scale`.
-    public var scale: Int
-    /// Approximate safe-area insets in points, per orientation.
-    public var safeArea: SafeAreas
-    /// For a Display Zoom entry: the device whose zoomed screen this is (same scale, fewer points).
-    public var displayZoomOf: String?
-    /// Where the size was published (Display Zoom entries cite theirs).
-    public var source: String?
-
-    /// Makes a device.
-    public init(name: String, family: DeviceFamily, points: Manifest.Size, scale: Int, safeArea: SafeAreas,
-                displayZoomOf: String? = nil, source: String? = nil) {
-        self.name = name
-        self.family = family
-        self.points = points
-        self.scale = scale
-        self.safeArea = safeArea
-        self.displayZoomOf = displayZoomOf
-        self.source = source
-    }
-
-    /// Whether this is a Display Zoom screen of another device.
-    public var isZoomed: Bool { displayZoomOf != nil }
-}
-
-/// Device families a campaign can select at once.
-public enum DeviceFamily: String, Codable, CaseIterable, Sendable {
-    case iphone, ipad
-}
-
 /// Safe-area insets for both orientations.
 public struct SafeAreas: Codable, Equatable, Hashable, Sendable {
     /// Insets in portrait.

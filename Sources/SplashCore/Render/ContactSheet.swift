@@ -3,11 +3,15 @@ import SplashFormat
 
 /// One picture of a whole bundle for a designer: every screen × orientation × appearance, decoded
 /// from the real objects (ASTC artefacts included), drawn at one common scale so tiles are
-/// proportional to the screens, labelled with family, pixel size and variant, light and dark apart.
+/// proportional to the screens, labelled with the devices they serve, and overlaid with what the
+/// phone puts over them (rounded corners, notch or Dynamic Island, home indicator, the parts
+/// outside the safe area). Each object is checked and decoded once, the objects in parallel.
 public enum ContactSheet {
-    /// Sheet pixels per snapshot pixel.
+    /// Sheet pixels per snapshot pixel, by default.
     public static let scale = 0.1
     static let margin = 32, gap = 20, maxWidth = 2600
+    /// A tile's label column is at least this wide, so device names wrap rather than pile up.
+    static let minimumCell = 170
     /// The largest sheet drawn (a whole-catalogue season is about 12 Mpx).
     static let maxSheetPixels = 200_000_000
     static let background = RGBAColor(r: 0x8C, g: 0x8C, b: 0x8C)
@@ -17,24 +21,67 @@ public enum ContactSheet {
     static let originalsColor = RGBAColor(r: 0xE0, g: 0xE0, b: 0xE0)
     static let barHeight = 24, timelineRow = 24 + 6 + 3 * 18 + 12
 
+    /// What to draw.
+    public struct Options: Sendable {
+        /// Sheet pixels per snapshot pixel (1 draws every snapshot at full size).
+        public var scale: Double
+        /// Whether the sign-off overlays are drawn.
+        public var overlays: Bool
+        /// Only the snapshots this device shows (a catalogue name), when set.
+        public var device: String?
+        /// Whether each snapshot is also drawn alone, one image pixel per point, as PNG (for a page).
+        public var pointImages: Bool
+
+        /// Makes options.
+        public init(scale: Double = ContactSheet.scale, overlays: Bool = true, device: String? = nil, pointImages: Bool = false) {
+            self.scale = scale
+            self.overlays = overlays
+            self.device = device
+            self.pointImages = pointImages
+        }
+    }
+
     /// Where one snapshot landed on the sheet.
     public struct Tile: Sendable {
+        /// The campaign it belongs to.
+        public var campaign: String
         /// The snapshot drawn.
         public var snapshot: Manifest.Snapshot
         /// Its rectangle on the sheet.
         public var x: Int, y: Int, width: Int, height: Int
     }
 
-    /// The sheet for a bundle, and where each tile went. Objects are read and decoded one at a time.
-    public static func render(_ files: BundleFiles, font: TextRenderer) throws -> (image: RGBAImage, tiles: [Tile]) {
+    /// A drawn sheet.
+    public struct Sheet: Sendable {
+        /// The manifest it shows.
+        public var manifest: Manifest
+        /// The picture.
+        public var image: RGBAImage
+        /// Where each snapshot went.
+        public var tiles: [Tile]
+        /// With `pointImages`: each tile's snapshot alone at one pixel per point, with overlays, as PNG.
+        public var pointImages: [Data]
+    }
+
+    /// The sheet for a bundle. `catalogue` supplies the devices' shapes for the overlays;
+    /// `progress` hears of each object decoded.
+    public static func render(_ files: BundleFiles, font: TextRenderer, catalogue: DeviceCatalogue, options: Options = Options(),
+                              progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> Sheet {
         let manifest = try Manifest.decode(from: files.manifest)
-        // Lay out first: sections per appearance, tiles flowing left to right, portrait before landscape.
+        let chosen = try select(manifest, device: options.device, catalogue: catalogue)
+        // Lay out first: sections per campaign and appearance, tiles flowing left to right, portrait first.
         var placed: [Tile] = [], texts: [(String, Float, Int, Int)] = []
         var y = margin
         let title = manifest.campaigns.map { "\($0.id)\($0.grey ? " (grey)" : ""), \($0.encoding.rawValue)" }.joined(separator: "; ")
-        texts.append((title + " — " + manifest.app.bundleID, 30, margin, y))
+            + " — " + manifest.app.bundleID + (options.device.map { " — \($0)" } ?? "")
+        texts.append((title, 30, margin, y))
         y += 48
         var width = margin * 2 + font.width(title, pixelHeight: 30)
+        if options.overlays {
+            texts.append((SignOffOverlay.legend, 15, margin, y))
+            width = max(width, margin * 2 + font.width(SignOffOverlay.legend, pixelHeight: 15))
+            y += 30
+        }
         var bars: [(x: Int, y: Int, width: Int, color: RGBAColor)] = []
         if manifest.campaigns.count > 1 {
             // A season: which campaign shows when (every app version), one bar per span.
@@ -57,10 +104,9 @@ public enum ContactSheet {
             }
             y += timelineRow + gap
         }
-        // Sections per campaign (in a season) and appearance; tiles flow left to right, portrait first.
         for campaign in manifest.campaigns {
             for appearance in Appearance.allCases {
-                let snapshots = campaign.snapshots.filter { $0.appearance == appearance }
+                let snapshots = chosen[campaign.id, default: []].filter { $0.appearance == appearance }
                     .sorted { ($0.orientation, $0.family, $0.pixels.width * $0.pixels.height) < ($1.orientation, $1.family, $1.pixels.width * $1.pixels.height) }
                 guard !snapshots.isEmpty else { continue }
                 texts.append((manifest.campaigns.count > 1 ? "\(campaign.id): \(appearance.rawValue)" : appearance.rawValue, 26, margin, y))
@@ -68,16 +114,17 @@ public enum ContactSheet {
                 var x = margin, rowHeight = 0
                 var orientation = snapshots[0].orientation
                 for snapshot in snapshots {
-                    let w = Int((Double(snapshot.pixels.width) * scale).rounded()), h = Int((Double(snapshot.pixels.height) * scale).rounded())
-                    let label = labels(snapshot)
-                    let cell = max(w, label.map { font.width($0, pixelHeight: 15) }.max() ?? 0)
+                    let w = Int((Double(snapshot.pixels.width) * options.scale).rounded()), h = Int((Double(snapshot.pixels.height) * options.scale).rounded())
+                    // As wide as the tile, the label lines and the longest device name, and never narrower than minimumCell.
+                    let cell = max(w, minimumCell, (labels(snapshot) + snapshot.devices.map { $0 + "," }).map { font.width($0, pixelHeight: 15) }.max() ?? 0)
+                    let label = labels(snapshot) + wrap(snapshot.devices, width: cell, font: font)
                     if x > margin && (x + cell > maxWidth - margin || snapshot.orientation != orientation) {
                         x = margin
                         y += rowHeight + gap
                         rowHeight = 0
                     }
                     orientation = snapshot.orientation
-                    placed.append(Tile(snapshot: snapshot, x: x, y: y, width: w, height: h))
+                    placed.append(Tile(campaign: campaign.id, snapshot: snapshot, x: x, y: y, width: w, height: h))
                     for (line, text) in label.enumerated() { texts.append((text, 15, x, y + h + 6 + line * 18)) }
                     rowHeight = max(rowHeight, h + 6 + label.count * 18)
                     width = max(width, x + cell + margin)
@@ -86,23 +133,82 @@ public enum ContactSheet {
                 y += rowHeight + gap * 2
             }
         }
-        // Sized only from verified objects: every tile's object checked before a sheet pixel is allocated.
-        for tile in placed {
-            if let problem = SnapshotBundle.check(tile.snapshot, data: files.object(tile.snapshot.object)) { throw problem }
-        }
         let height = y + margin - gap
         guard width * height <= maxSheetPixels else { throw ContactSheetError.tooLarge(width: width, height: height, limit: maxSheetPixels) }
+        let drawn = try draw(placed, files: files, catalogue: catalogue, options: options, progress: progress)
+        // Sized only from verified objects: every object checked before a sheet pixel is allocated.
         var sheet = RGBAImage(width: width, height: height, fill: background)
         for bar in bars {
             SnapshotRenderer.blend(RGBAImage(width: bar.width, height: barHeight, fill: bar.color), over: &sheet, atX: bar.x, y: bar.y)
         }
-        for tile in placed {
-            guard let data = files.object(tile.snapshot.object) else { throw BundleProblem.missingObject(tile.snapshot.object) }
-            let image = try SnapshotDecoder().decode(data)
-            SnapshotRenderer.blend(Resampler.resize(image, width: tile.width, height: tile.height), over: &sheet, atX: tile.x, y: tile.y)
-        }
+        for (tile, image) in zip(placed, drawn.tiles) { SnapshotRenderer.blend(image, over: &sheet, atX: tile.x, y: tile.y) }
         for (text, size, x, y) in texts { font.draw(text, pixelHeight: size, color: ink, x: x, y: y, on: &sheet) }
-        return (sheet, placed)
+        return Sheet(manifest: manifest, image: sheet, tiles: placed, pointImages: drawn.pointImages)
+    }
+
+    /// The snapshots to draw, by campaign: all of them, or those `device` shows.
+    static func select(_ manifest: Manifest, device: String?, catalogue: DeviceCatalogue) throws -> [String: [Manifest.Snapshot]] {
+        var chosen: [String: [Manifest.Snapshot]] = [:]
+        for campaign in manifest.campaigns {
+            chosen[campaign.id] = campaign.snapshots.filter { snapshot in
+                device.map { name in snapshot.devices.contains { $0.caseInsensitiveCompare(name) == .orderedSame } } ?? true
+            }
+        }
+        if let device, chosen.values.allSatisfy(\.isEmpty) {
+            let served = Set(manifest.campaigns.flatMap(\.snapshots).flatMap(\.devices))
+            if catalogue.device(named: device) == nil && !served.contains(where: { $0.caseInsensitiveCompare(device) == .orderedSame }) {
+                throw ContactSheetError.noSnapshots(catalogue.unknownDeviceMessage(device))
+            }
+            throw ContactSheetError.noSnapshots("the bundle has no snapshot for \"\(device)\"; it serves \(served.count) devices (`splashgen inspect` lists them)")
+        }
+        return chosen
+    }
+
+    /// Checks, decodes and scales every tile's object, each object once, in parallel.
+    static func draw(_ tiles: [Tile], files: BundleFiles, catalogue: DeviceCatalogue, options: Options,
+                     progress: (@Sendable (Int, Int) -> Void)?) throws -> (tiles: [RGBAImage], pointImages: [Data]) {
+        let objects = Array(Set(tiles.map(\.snapshot.object))).sorted()
+        let users = Dictionary(grouping: tiles.indices, by: { tiles[$0].snapshot.object })
+        let results = Locked((tiles: [Int: RGBAImage](), points: [Int: Data](), problem: (any Error)?.none, done: 0))
+        DispatchQueue.concurrentPerform(iterations: objects.count) { index in
+            do {
+                let name = objects[index]
+                let data = files.object(name)
+                for user in users[name, default: []] {
+                    if let problem = SnapshotBundle.check(tiles[user].snapshot, data: data) { throw problem }
+                }
+                guard let data else { throw BundleProblem.missingObject(name) }
+                let image = try SnapshotDecoder().decode(data)
+                for user in users[name, default: []] {
+                    let tile = tiles[user]
+                    let overlay = options.overlays ? SignOffOverlay(tile.snapshot, catalogue: catalogue) : nil
+                    var small = Resampler.resize(image, width: tile.width, height: tile.height)
+                    overlay?.draw(on: &small, x: 0, y: 0, width: tile.width, height: tile.height, appearance: tile.snapshot.appearance, outside: background)
+                    var png: Data?
+                    if options.pointImages {
+                        let portrait = tile.snapshot.points
+                        let size = tile.snapshot.orientation == .portrait ? portrait : Manifest.Size(width: portrait.height, height: portrait.width)
+                        var alone = Resampler.resize(image, width: size.width, height: size.height)
+                        overlay?.draw(on: &alone, x: 0, y: 0, width: size.width, height: size.height, appearance: tile.snapshot.appearance, outside: RGBAColor(r: 255, g: 255, b: 255))
+                        png = try PNGCodec.encode(alone)
+                    }
+                    results.withLock { results in
+                        results.tiles[user] = small
+                        if let png { results.points[user] = png }
+                    }
+                }
+                let done = results.withLock { results in
+                    results.done += 1
+                    return results.done
+                }
+                progress?(done, objects.count)
+            } catch {
+                results.withLock { results in if results.problem == nil { results.problem = error } }
+            }
+        }
+        let finished = results.withLock { $0 }
+        if let problem = finished.problem { throw problem }
+        return (tiles.indices.compactMap { finished.tiles[$0] }, options.pointImages ? tiles.indices.compactMap { finished.points[$0] } : [])
     }
 
     /// The two label lines under a tile: family and pixel size; orientation and appearance.
@@ -110,16 +216,33 @@ public enum ContactSheet {
         let family = snapshot.family == "ipad" ? "iPad" : snapshot.family == "iphone" ? "iPhone" : snapshot.family
         return ["\(family) \(snapshot.pixels.width)x\(snapshot.pixels.height)", "\(snapshot.orientation.rawValue), \(snapshot.appearance.rawValue)"]
     }
+
+    /// Device names joined with commas into lines no wider than `width` (a longer name gets a line of its own).
+    static func wrap(_ names: [String], width: Int, font: TextRenderer) -> [String] {
+        var lines: [String] = []
+        for (index, name) in names.enumerated() {
+            let item = name + (index < names.count - 1 ? "," : "")
+            if let last = lines.last, font.width(last + " " + item, pixelHeight: 15) <= width {
+                lines[lines.count - 1] = last + " " + item
+            } else {
+                lines.append(item)
+            }
+        }
+        return lines
+    }
 }
 
 /// Why a contact sheet was not drawn.
 public enum ContactSheetError: Error, Equatable, CustomStringConvertible {
     /// The manifest's snapshots would make a sheet beyond the limit.
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// `--device` named a device the bundle has nothing for.
+    case noSnapshots(String)
 
     public var description: String {
         switch self {
-        case .tooLarge(let w, let h, let limit): return "the contact sheet would be \(w)x\(h) pixels, more than \(limit); preview a slice of the bundle instead"
+        case .tooLarge(let w, let h, let limit): return "the contact sheet would be \(w)x\(h) pixels, more than \(limit); preview one device with --device NAME"
+        case .noSnapshots(let why): return why
         }
     }
 }

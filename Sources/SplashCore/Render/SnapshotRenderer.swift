@@ -40,11 +40,7 @@ public enum SnapshotRenderer {
                         if alpha == 255 {
                             dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
                         } else if alpha != 0 {
-                            let inverse = 255 - alpha
-                            for c in 0..<3 {
-                                let mixed = UInt32(src[s + c]) * alpha + UInt32(dst[d + c]) * inverse + 127
-                                dst[d + c] = UInt8(mixed / 255)
-                            }
+                            for c in 0..<3 { dst[d + c] = mix(src[s + c], over: dst[d + c], alpha: alpha) }
                         }
                         s += 4
                         d += 4
@@ -52,6 +48,20 @@ public enum SnapshotRenderer {
                 }
             }
         }
+    }
+
+    /// One channel of straight-alpha "source over": `alpha` of `source` on `destination`, rounded.
+    @inline(__always) static func mix(_ source: UInt8, over destination: UInt8, alpha: UInt32) -> UInt8 {
+        UInt8((UInt32(source) * alpha + UInt32(destination) * (255 - alpha) + 127) / 255)
+    }
+
+    /// One pixel of `color` at `alpha` (0…255) over an opaque canvas; outside the canvas, nothing.
+    static func blendPixel(_ color: RGBAColor, alpha: UInt32, into canvas: inout RGBAImage, x: Int, y: Int) {
+        guard x >= 0, y >= 0, x < canvas.width, y < canvas.height else { return }
+        let i = (y * canvas.width + x) * 4
+        canvas.pixels[i] = mix(color.r, over: canvas.pixels[i], alpha: alpha)
+        canvas.pixels[i + 1] = mix(color.g, over: canvas.pixels[i + 1], alpha: alpha)
+        canvas.pixels[i + 2] = mix(color.b, over: canvas.pixels[i + 2], alpha: alpha)
     }
 
     /// Replaces every colour by its luminance (Rec. 709 weights on linear light), R = G = B.

@@ -77,7 +77,7 @@ public final class TextRenderer {
                         guard a > 0 else { continue }
                         let i = ((top + row) * image.width + left + column) * 4
                         for (c, value) in [color.r, color.g, color.b].enumerated() {
-                            image.pixels[i + c] = UInt8((UInt32(value) * a + UInt32(image.pixels[i + c]) * (255 - a) + 127) / 255)
+                            image.pixels[i + c] = SnapshotRenderer.mix(value, over: image.pixels[i + c], alpha: a)
                         }
                     }
                 }

@@ -78,7 +78,7 @@ public enum BundleTools {
 
 /// A bundle's files from a folder (objects read when asked for) or an archive (read and checked
 /// whole by ``BundleArchive/read(_:)``).
-public struct BundleFiles {
+public struct BundleFiles: Sendable {
     /// Whether they came from an archive.
     public let isArchive: Bool
     /// `manifest.json`'s bytes.
@@ -87,7 +87,7 @@ public struct BundleFiles {
     public let signature: String?
     /// The names under `objects/`.
     public let objectNames: [String]
-    private let load: (String) -> Data?
+    private let load: @Sendable (String) -> Data?
 
     /// Opens a bundle folder, or reads an archive.
     public init(_ url: URL) throws {

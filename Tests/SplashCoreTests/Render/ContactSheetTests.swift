@@ -4,21 +4,27 @@ import Testing
 @testable import SplashCore
 
 @Suite struct ContactSheetTests {
-    @Test func oneTilePerVariantProportionalToItsScreenAndDrawnFromTheRealObject() throws {
+    static let light = RGBAColor(r: 0x33, g: 0x66, b: 0xCC), dark = RGBAColor(r: 0xCC, g: 0x66, b: 0x33)
+
+    func render(_ bundle: URL, _ options: ContactSheet.Options = ContactSheet.Options()) throws -> ContactSheet.Sheet {
+        try ContactSheet.render(try BundleFiles(bundle), font: try TextRenderer.standard(), catalogue: try DeviceCatalogue.bundled(), options: options)
+    }
+
+    @Test func oneTilePerVariantProportionalToItsScreenLaidOutWithoutOverlap() throws {
         let built = try Built.double11.get()
-        let files = try BundleFiles(built.report.bundle)
-        let (sheet, tiles) = try ContactSheet.render(files, font: try TextRenderer.standard())
+        let sheet = try render(built.report.bundle)
+        let tiles = sheet.tiles
         let snapshots = built.manifest.campaigns[0].snapshots
         #expect(tiles.count == snapshots.count)
         #expect(Set(tiles.map { "\($0.snapshot.pixels.width)x\($0.snapshot.pixels.height) \($0.snapshot.appearance)" }).count == snapshots.count)
         for tile in tiles {
             #expect(abs(Double(tile.width) - Double(tile.snapshot.pixels.width) * ContactSheet.scale) <= 0.5)
             #expect(abs(Double(tile.height) - Double(tile.snapshot.pixels.height) * ContactSheet.scale) <= 0.5)
-            #expect(tile.x + tile.width <= sheet.width && tile.y + tile.height <= sheet.height)
+            #expect(tile.x + tile.width <= sheet.image.width && tile.y + tile.height <= sheet.image.height)
         }
         // Light and dark in separate rows: every light tile sits above every dark one.
-        let lightBottom = tiles.filter { $0.snapshot.appearance == .light }.map { $0.y + $0.height }.max()!
-        let darkTop = tiles.filter { $0.snapshot.appearance == .dark }.map(\.y).min()!
+        let lightBottom = try #require(tiles.filter { $0.snapshot.appearance == .light }.map { $0.y + $0.height }.max())
+        let darkTop = try #require(tiles.filter { $0.snapshot.appearance == .dark }.map(\.y).min())
         #expect(lightBottom < darkTop)
         // Tiles do not overlap.
         for (i, a) in tiles.enumerated() {
@@ -26,19 +32,53 @@ import Testing
                 #expect(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y)
             }
         }
-        // Each tile is its object, decoded (through astcenc) and scaled: the pixels match exactly.
-        for tile in tiles.filter({ $0.snapshot.devices.contains("iPhone 15") || $0.snapshot.devices.contains("iPad Pro 13-inch (M4)") }) {
-            let expected = Resampler.resize(try SnapshotDecoder().decode(files.object(tile.snapshot.object)!), width: tile.width, height: tile.height)
-            for y in 0..<tile.height {
-                for x in 0..<tile.width where sheet[tile.x + x, tile.y + y] != expected[x, y] {
-                    Issue.record("tile \(tile.snapshot.pixels) differs at \(x),\(y)")
+    }
+
+    @Test func eachTileShowsItsObjectsColourAndTheOverlaysOnTop() throws {
+        // Plain backgrounds: a tile is the YAML's colour wherever no overlay or marker covers it.
+        let bundle = try plainBundle(device: "iPhone 15", light: "#3366CC", dark: "#CC6633")
+        let plain = try render(bundle, ContactSheet.Options(overlays: false))
+        let overlaid = try render(bundle)
+        #expect(plain.tiles.count == 4 && overlaid.tiles.count == 4)
+        for (tile, withOverlay) in zip(plain.tiles, overlaid.tiles) {
+            let colour = tile.snapshot.appearance == .light ? Self.light : Self.dark
+            // Every pixel but the last row and column (where the 1-pixel marker is averaged in).
+            for y in 0..<tile.height - 1 {
+                for x in 0..<tile.width - 1 where plain.image[tile.x + x, tile.y + y] != colour {
+                    Issue.record("\(tile.snapshot.orientation) \(tile.snapshot.appearance) differs at \(x),\(y): \(plain.image[tile.x + x, tile.y + y])")
                     return
                 }
             }
+            // With overlays: the corner is cut to the sheet's grey; 0.3 sheet pixels per point
+            // (117.9 / 393) puts the island (x 133.5…259.5, y 11…48.3 pt) around pixel (59, 9).
+            let island = tile.snapshot.orientation == .portrait ? (59, 9) : (9, 59)
+            #expect(overlaid.image[withOverlay.x, withOverlay.y] == ContactSheet.background)
+            #expect(overlaid.image[withOverlay.x + island.0, withOverlay.y + island.1] == RGBAColor(r: 0, g: 0, b: 0))
+            #expect(plain.image[tile.x + island.0, tile.y + island.1] == colour)
         }
     }
 
-    @Test func labelsAreRealText() throws {
+    @Test func oneDeviceAtFullSize() throws {
+        let built = try Built.double11.get()
+        let sheet = try render(built.report.bundle, ContactSheet.Options(scale: 1, device: "iphone 15"))
+        // iPhone 15 shares its screen (1179 × 2556 px) with the 14 Pro, 15 Pro and 16: 2 orientations × 2 appearances.
+        #expect(sheet.tiles.count == 4)
+        for tile in sheet.tiles {
+            #expect(tile.snapshot.devices.contains("iPhone 15"))
+            #expect([tile.width, tile.height].sorted() == [1179, 2556])
+        }
+    }
+
+    @Test func aDeviceTheBundleLacksIsNamedWithSuggestions() throws {
+        let bundle = try plainBundle(device: "iPhone 15", light: "#3366CC", dark: "#CC6633", orientations: "[portrait]")
+        #expect(throws: ContactSheetError.noSnapshots("unknown device \"iPhone15\"; did you mean 'iPhone 15'?")) {
+            try render(bundle, ContactSheet.Options(device: "iPhone15"))
+        }
+        let missing = #expect(throws: ContactSheetError.self) { try render(bundle, ContactSheet.Options(device: "iPad Air 2")) }
+        #expect(missing.map { "\($0)" }?.hasPrefix("the bundle has no snapshot for \"iPad Air 2\"") == true)
+    }
+
+    @Test func labelsAreRealTextAndNameTheDevices() throws {
         let font = try TextRenderer.standard()
         var image = RGBAImage(width: 200, height: 40, fill: RGBAColor(r: 255, g: 255, b: 255))
         font.draw("iPhone 1179x2556", pixelHeight: 15, color: RGBAColor(r: 0, g: 0, b: 0), x: 4, y: 4, on: &image)
@@ -47,5 +87,7 @@ import Testing
         #expect(font.width("iPhone 1179x2556", pixelHeight: 15) > font.width("iPhone", pixelHeight: 15))
         let first = try Built.double11PNG.get().manifest.campaigns[0].snapshots[0]
         #expect(ContactSheet.labels(first) == ["iPad 1536x2048", "portrait, light"])
+        #expect(ContactSheet.wrap(["iPhone 14 Pro", "iPhone 15"], width: 1000, font: font) == ["iPhone 14 Pro, iPhone 15"])
+        #expect(ContactSheet.wrap(["iPhone 14 Pro", "iPhone 15"], width: 10, font: font) == ["iPhone 14 Pro,", "iPhone 15"])
     }
 }

@@ -13,23 +13,9 @@ import Testing
     func render(fit: String, extra: String = "", devices: String) throws -> [(Manifest.Snapshot, RGBAImage)] {
         let folder = temporaryFolder()
         try PNGCodec.encode(RGBAImage(width: 200, height: 100, fill: Self.red)).write(to: folder.appendingPathComponent("wide.png"))
-        let yaml = """
-            schema: 1
-            name: geometry
-            app: {bundle_id: com.example.shop}
-            schedule: {start: 2026-11-10T20:00:00+08:00, end: 2026-11-12T02:00:00+08:00}
-            encoding: png
-            orientations: [portrait, landscape]
-            devices: [\(devices)]
-            marker: {size: 1}
-            appearances:
-              light:
-                background: "#0000FF"
-                layers:
-                  - {image: wide.png, fit: \(fit)\(extra)}
-            """
-        try Data(yaml.utf8).write(to: folder.appendingPathComponent("geometry.yaml"))
-        let campaign = try loadCampaign(folder.appendingPathComponent("geometry.yaml"))
+        let file = try writeTestCampaign("geometry", in: folder, devices: devices,
+                                         appearances: "  light:\n    background: \"#0000FF\"\n    layers:\n      - {image: wide.png, fit: \(fit)\(extra)}")
+        let campaign = try loadCampaign(file)
         let report = try BundleBuilder(outputRoot: temporaryFolder()).build(campaign)
         return try report.manifest.campaigns[0].snapshots.map { snapshot in
             let data = try Data(contentsOf: report.bundle.appendingPathComponent("objects/" + snapshot.object))

@@ -1,0 +1,80 @@
+import Foundation
+import SplashFormat
+import Testing
+@testable import SplashCore
+
+/// The sign-off page, opened by a real browser: Debian's Chromium, headless, loads `index.html`
+/// from disk and screenshots it. What must show comes from the campaign file (its colours) and
+/// from Apple's geometry (the island), not from the code that drew the page.
+@Suite(.serialized) struct PreviewPageTests {
+    static let light = RGBAColor(r: 0x33, g: 0x66, b: 0xCC), dark = RGBAColor(r: 0xCC, g: 0x66, b: 0x33)
+
+    /// Chromium's headless screenshot of `page`, decoded.
+    func screenshot(_ page: URL, width: Int = 1200, height: Int = 2000) throws -> RGBAImage {
+        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                    "Chromium is not installed: `make deps` installs Debian's chromium package")
+        let work = temporaryFolder("chromium")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let shot = work.appendingPathComponent("shot.png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        // --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start.
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+                             "--user-data-dir=\(work.appendingPathComponent("profile").path)", "--window-size=\(width),\(height)",
+                             "--screenshot=\(shot.path)", page.absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try PNGCodec.decode(try Data(contentsOf: shot))
+    }
+
+    func count(_ image: RGBAImage, _ match: (RGBAColor) -> Bool) -> Int {
+        var n = 0
+        for y in 0..<image.height { for x in 0..<image.width where match(image[x, y]) { n += 1 } }
+        return n
+    }
+
+    func near(_ a: RGBAColor, _ b: RGBAColor) -> Bool { abs(Int(a.r) - Int(b.r)) <= 2 && abs(Int(a.g) - Int(b.g)) <= 2 && abs(Int(a.b) - Int(b.b)) <= 2 }
+
+    func page(overlays: Bool) throws -> URL {
+        let bundle = try plainBundle(device: "iPhone 15", light: "#3366CC", dark: "#CC6633")
+        let sheet = try ContactSheet.render(try BundleFiles(bundle), font: try TextRenderer.standard(), catalogue: try DeviceCatalogue.bundled(),
+                                            options: ContactSheet.Options(overlays: overlays, pointImages: true))
+        let index = temporaryFolder("page").appendingPathComponent("preview/index.html")
+        try PreviewPage.write(sheet, to: index)
+        return index
+    }
+
+    @Test func chromiumShowsEverySnapshotWithItsOverlays() throws {
+        let index = try page(overlays: true)
+        let folder = index.deletingLastPathComponent()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("screens").path).sorted()
+        #expect(files.count == 4)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["index.html", "screens", "sheet.png"])
+        let html = try String(contentsOf: index, encoding: .utf8)
+        #expect(html.contains("<b>iPhone 15</b>"))
+        #expect(html.contains("2026-11-10T12:00:00Z to 2026-11-11T18:00:00Z"))
+        #expect(!html.contains("http"))
+
+        let shot = try screenshot(index)
+        // Each portrait figure shows 196.5 × 426 CSS px of the snapshot (one image pixel per
+        // point, shown at half); ≥ 60 000 px of each colour means the images loaded, not alt text.
+        #expect(count(shot) { near($0, Self.light) } >= 60_000)
+        #expect(count(shot) { near($0, Self.dark) } >= 60_000)
+        // The island, 126 × 37.33 pt, is 63 × 18.7 CSS px per figure: 4 figures hold ≥ 3 000
+        // pure black pixels. Nothing else on the page is pure black (text is #121212).
+        #expect(count(shot) { $0.r == 0 && $0.g == 0 && $0.b == 0 } >= 3_000)
+    }
+
+    @Test func withoutOverlaysNothingIsBlack() throws {
+        let shot = try screenshot(try page(overlays: false))
+        #expect(count(shot) { near($0, Self.light) } >= 60_000)
+        #expect(count(shot) { $0.r == 0 && $0.g == 0 && $0.b == 0 } < 100)
+    }
+
+    @Test func textIsEscaped() {
+        #expect(PreviewPage.escape("<b>\"Tom\" & 'Jerry'</b>") == "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;")
+    }
+}
