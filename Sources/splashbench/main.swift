@@ -118,6 +118,12 @@ let campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: URL(fil
 let snapshotCount = campaign.screens.count * campaign.orientations.count * campaign.renderedAppearances.count
 print("splashbench: \(campaignPath), \(campaign.screens.count) screen sizes x \(campaign.orientations.count) orientations x \(campaign.renderedAppearances.count) appearances = \(snapshotCount) snapshots, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
+// `--floor-only`: only the cold build against the astcenc floor.
+if arguments.contains("--floor-only") {
+    try floorFigures(campaign)
+    exit(0)
+}
+
 var splashgenWall: Duration = .zero
 var ktxBundle: URL?
 for encoding in SnapshotEncoding.allCases where !applierOnly {
@@ -150,6 +156,8 @@ for encoding in SnapshotEncoding.allCases where !applierOnly {
       peak memory         \(megabytes(peak)) (process peak after this build)
     """)
 }
+
+if !applierOnly { try floorFigures(campaign) }
 
 // The applier on a simulated iPhone 15 container, with a bundle made for that screen.
 do {
