@@ -129,7 +129,9 @@ public enum ArtChecker {
     }
 
     /// Snapshots whose bottom-right corner, as the renderer draws it, the applier would not read as
-    /// their own appearance, reported per appearance at its `background`.
+    /// their own appearance, reported per appearance at its `background`. No threshold of its own:
+    /// the corner goes through the classifier's rule (``MarkerReading``: within an eighth of the
+    /// light–dark distance for the right colour, at least half of it for the other).
     private static func checkMarker(_ campaign: Campaign, snapshots: [PlannedSnapshot], images: [String: RGBAImage]) -> [Diagnostic] {
         var unread: [Appearance: [(name: String, under: RGBAColor, scale: Int)]] = [:]
         for snapshot in snapshots {
