@@ -68,7 +68,7 @@ let package = Package(
             dependencies: ["SplashCore", "SplashFormat", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore"]),
+        .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashFormat"]),
     ],
     swiftLanguageModes: [.v6]
 )

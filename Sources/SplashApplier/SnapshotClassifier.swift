@@ -110,36 +110,11 @@ struct SnapshotClassifier {
         return Int(digits).map { min(max($0, 1), 4) } ?? 1
     }
 
-    /// The appearance whose marker colour explains the bottom-right `corner` clearly better than the
-    /// other's, or nil. The 0.5×0.5 pt view covers the last `0.5 × scale` pixels of the bottom rows
-    /// and right columns: each pixel is predicted as the marker colour blended by its coverage with
-    /// the colour just outside the view; a colour decides when its largest error is within an eighth
-    /// of the distance between the two marker colours and the other's is at least half that distance.
+    /// The appearance the marker read in `image`, a snapshot's bottom-right corner, decides
+    /// (``MarkerReading``), or nil when neither marker colour explains it clearly better.
     func markerAppearance(_ image: RGBAImage, scale: Int) -> Appearance? {
-        // `image` is the bottom-right corner of the snapshot (or the whole of it): indices count from its end.
+        // `image` is the bottom-right corner of the snapshot (or the whole of it).
         guard let marker, let light = RGBAColor(hex: marker.light), let dark = RGBAColor(hex: marker.dark) else { return nil }
-        let side = 0.5 * Double(scale)
-        let span = Int(side.rounded(.up))
-        guard image.width > span, image.height > span else { return nil }
-        let under = image[image.width - span - 1, image.height - 1]
-        func error(_ colour: RGBAColor) -> Double {
-            var worst = 0.0
-            for dy in 0..<span {
-                for dx in 0..<span {
-                    let coverage = min(1, side - Double(dx)) * min(1, side - Double(dy))
-                    let seen = image[image.width - 1 - dx, image.height - 1 - dy]
-                    for (c, u, s) in [(colour.r, under.r, seen.r), (colour.g, under.g, seen.g), (colour.b, under.b, seen.b)] {
-                        let predicted = Double(c) * coverage + Double(u) * (1 - coverage)
-                        worst = max(worst, abs(predicted - Double(s)))
-                    }
-                }
-            }
-            return worst
-        }
-        let distance = Double(max(abs(Int(light.r) - Int(dark.r)), abs(Int(light.g) - Int(dark.g)), abs(Int(light.b) - Int(dark.b))))
-        let toLight = error(light), toDark = error(dark)
-        if toLight <= distance / 8, toDark >= distance / 2 { return .light }
-        if toDark <= distance / 8, toLight >= distance / 2 { return .dark }
-        return nil
+        return MarkerReading.appearance(of: image, scale: scale, light: light, dark: dark)
     }
 }

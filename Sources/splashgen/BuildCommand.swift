@@ -32,6 +32,9 @@ struct BuildCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Snapshots rendered at once (default: all cores).")
     var jobs: Int?
 
+    @Flag(help: "Treat the art checks' warnings as errors: nothing is written when there are any.")
+    var strict = false
+
     func validate() throws {
         if let bundle, !Season.isValidName(bundle) {
             throw ValidationError("--bundle expects letters, digits, '.', '_' or '-' (it names the folder under \(output)/); found \"\(bundle)\"")
@@ -45,6 +48,7 @@ struct BuildCommand: ParsableCommand {
         builder.useCache = !noCache
         builder.maxImagePixels = maxImagePixels
         if let jobs { builder.workers = max(1, jobs) }
+        builder.strict = strict
         let inputs: [(path: String, load: () throws -> Season)]
         if let bundle {
             inputs = [(campaigns.joined(separator: " "), {
@@ -58,6 +62,7 @@ struct BuildCommand: ParsableCommand {
             do {
                 let season = try input.load()
                 let report = try builder.build(season, progress: Console.progress("\(season.name): rendering"))
+                Console.warn(report.warnings)
                 print(Self.summary(report, season: season, output: output))
             } catch {
                 _ = Console.fail(error, context: input.path)

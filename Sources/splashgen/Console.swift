@@ -11,6 +11,11 @@ enum Console {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// Prints warnings as `file:line:col: warning: key.path: message` lines.
+    static func warn(_ warnings: [Diagnostic]) {
+        for warning in warnings { error(warning.description) }
+    }
+
     /// Prints an error the way its type describes itself (campaign errors as file:line:col lines)
     /// and returns the exit code for it.
     static func fail(_ error: any Error, context: String? = nil) -> ExitCode {

@@ -1,4 +1,6 @@
 import Foundation
+import SplashCore
+import SplashFormat
 import Testing
 
 /// Runs the built `splashgen` binary and checks what a user sees: output, errors, exit codes.
@@ -112,6 +114,45 @@ import Testing
         let bad = try splashgen("validate", "Tests/SplashCoreTests/Fixtures/campaigns/truncated-png.yaml")
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG"))
+    }
+
+    @Test func artWarningsPrintLikeACompilersAndStrictMakesThemErrorsThatWriteNothing() throws {
+        // A 40×40 PNG filled on the iPhone 15 (1179×2556): enlarged 2556 / 40 = 63.9×, and
+        // 1 − 1179 / 2556 = 54 % of it cut off.
+        let folder = temporaryFolder()
+        try PNGCodec.encode(RGBAImage(width: 40, height: 40, fill: RGBAColor(r: 255, g: 255, b: 255))).write(to: folder.appendingPathComponent("tiny.png"))
+        try """
+            schema: 1
+            name: tiny
+            app:
+              bundle_id: com.example.shop
+            schedule:
+              start: 2026-11-10T20:00:00+08:00
+            devices: ["iPhone 15"]
+            display_zoom: false
+            appearances:
+              light:
+                background: "#FFFFFF"
+                layers:
+                  - image: tiny.png
+            """.write(to: folder.appendingPathComponent("tiny.yaml"), atomically: true, encoding: .utf8)
+        let upscaled = "tiny.yaml:13:16: SEVERITY: appearances.light.layers[0].image: the 40×40 art is enlarged more than 2× on 1 screen: iPhone 15 portrait 63.9×"
+        let cropped = "tiny.yaml:13:16: SEVERITY: appearances.light.layers[0].image: fill cuts off more than 25% of the art on 1 screen: iPhone 15 portrait 54%"
+        func lines(_ text: String, _ severity: String) -> [String] {
+            [upscaled, cropped].map { $0.replacingOccurrences(of: "SEVERITY", with: severity) }.filter { expected in text.split(separator: "\n").contains { $0.hasPrefix(expected) } }
+        }
+
+        let validate = try splashgen("validate", "tiny.yaml", in: folder)
+        #expect(validate.status == 0 && validate.stdout == "tiny.yaml: ok (tiny: 1 snapshots)\n")
+        #expect(lines(validate.stderr, "warning").count == 2 && validate.stderr.split(separator: "\n").count == 2, "\(validate.stderr)")
+        let strict = try splashgen("validate", "tiny.yaml", "--strict", in: folder)
+        #expect(strict.status == 1 && strict.stdout.isEmpty && lines(strict.stderr, "error").count == 2, "\(strict.stderr)")
+
+        let build = try splashgen("build", "tiny.yaml", "-o", "Output", in: folder)
+        #expect(build.status == 0 && build.stdout.hasPrefix("tiny: wrote Output/tiny/") && lines(build.stderr, "warning").count == 2, "\(build.stderr)")
+        let strictBuild = try splashgen("build", "tiny.yaml", "-o", "Strict", "--strict", in: folder)
+        #expect(strictBuild.status == 1 && lines(strictBuild.stderr, "error").count == 2, "\(strictBuild.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Strict/tiny").path))
     }
 
     @Test func inspectAndDecodeReadWhatBuildWrote() throws {

@@ -21,6 +21,8 @@ public struct BundleBuilder: Sendable {
     public var maxImagePixels = PNGCodec.defaultMaxPixels
     /// How many snapshots are rendered at once.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Whether the art checks' warnings stop the build, as errors.
+    public var strict = false
 
     /// Makes a builder writing under `outputRoot`.
     public init(outputRoot: URL) {
@@ -33,7 +35,7 @@ public struct BundleBuilder: Sendable {
     }
 
     /// Builds one bundle holding every campaign of `season`, objects shared between them. On any
-    /// error nothing under `outputRoot/<name>` changes. `progress` receives (snapshots done,
+    /// error (an art check's warning too, when ``strict``) nothing under `outputRoot/<name>` changes. `progress` receives (snapshots done,
     /// snapshots to render), from worker threads.
     public func build(_ season: Season, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> BuildReport {
         if let problem = season.problems.first { throw CampaignError([problem]) }
@@ -69,14 +71,20 @@ public struct BundleBuilder: Sendable {
         times.hash += clock.now - hashStart
         let toRender = recipeOrder.filter { objects[$0] == nil }
 
+        // The art to render, and the art the marker check must see, decoded once; the art checks
+        // run before anything is written.
         let decodeStart = clock.now
         var art: [String: RGBAImage] = [:]
+        var problems: [Diagnostic] = []
         for (index, plan) in plans.enumerated() {
             let needed = Set(toRender.filter { recipes[$0]!.plan == index }.flatMap { recipes[$0]!.recipe.placements.map(\.image) })
-            for (path, image) in try plan.artwork.decode(needed, maxPixels: maxImagePixels) {
+            let images = try plan.artwork.decode(needed.union(ArtChecker.imagesUnderMarker(plan.snapshots)), maxPixels: maxImagePixels)
+            for (path, image) in images where needed.contains(path) {
                 if let hash = plan.artwork.items[path]?.contentHash { art[hash] = image }
             }
+            problems += ArtChecker.check(plan.campaign, artwork: plan.artwork, snapshots: plan.snapshots, images: images)
         }
+        let warnings = try CampaignError.warnings(problems, strict: strict)
         times.decode += clock.now - decodeStart
 
         let writer = try BundleWriter(outputRoot: outputRoot, name: season.name)
@@ -114,7 +122,7 @@ public struct BundleBuilder: Sendable {
         let unique = Dictionary(objects.values.map { ($0.hash, $0.bytes) }) { a, _ in a }
         return BuildReport(bundle: bundle, manifest: manifest, snapshots: plans.reduce(0) { $0 + $1.snapshots.count },
                            snapshotsByFamily: byFamily, uniqueObjects: unique.count, bytes: unique.values.reduce(0, +),
-                           rendered: toRender.count, reused: recipeOrder.count - toRender.count, times: times)
+                           rendered: toRender.count, reused: recipeOrder.count - toRender.count, times: times, warnings: warnings)
     }
 
     private struct StoredObject: Sendable {
@@ -233,4 +241,6 @@ public struct BuildReport: Sendable {
     public var reused: Int
     /// Stage timings.
     public var times: StageTimes
+    /// The art checks' warnings (the build went ahead).
+    public var warnings: [Diagnostic]
 }

@@ -63,6 +63,8 @@ public struct Campaign: Equatable, Sendable {
         public var background: RGBAColor
         /// Layers drawn in order over the background.
         public var layers: [Layer]
+        /// Where the file wrote `background`, for problems with what lies under the marker.
+        public var backgroundSource: SourceLocation
     }
 
     /// One piece of art placed on the canvas.
@@ -85,6 +87,26 @@ public struct Campaign: Equatable, Sendable {
         public var safeArea: Bool
         /// Only draw in this orientation, when set.
         public var orientation: Orientation?
+        /// The part of the art that must stay visible on every screen, when set.
+        public var keep: Keep? = nil
+    }
+
+    /// A rectangle of a layer's art, in art pixels, that every screen must show whole and clear of
+    /// the safe area's insets.
+    public struct Keep: Equatable, Sendable {
+        /// Left edge, in art pixels from the art's left.
+        public var x: Int
+        /// Top edge, in art pixels from the art's top.
+        public var y: Int
+        /// Width in art pixels.
+        public var width: Int
+        /// Height in art pixels.
+        public var height: Int
+        /// Where the file wrote it.
+        public var source: SourceLocation
+
+        /// `[x, y, width, height]`, as the file writes it.
+        public var written: String { "[\(x), \(y), \(width), \(height)]" }
     }
 
     /// How a layer is sized.
@@ -149,21 +171,32 @@ public struct SourceLocation: Equatable, Hashable, Sendable {
 
 /// One problem in a campaign file, printed like a compiler's.
 public struct Diagnostic: Equatable, Sendable, CustomStringConvertible {
+    /// How serious a problem is.
+    public enum Severity: String, Sendable {
+        /// The campaign cannot be built.
+        case error
+        /// The campaign builds, but probably not as meant (an error with `--strict`).
+        case warning
+    }
+
     /// Where.
     public var location: SourceLocation
     /// What is wrong, and the fix when there is one.
     public var message: String
+    /// Error or warning.
+    public var severity: Severity
 
     /// Makes a diagnostic.
-    public init(_ location: SourceLocation, _ message: String) {
+    public init(_ location: SourceLocation, _ message: String, severity: Severity = .error) {
         self.location = location
         self.message = message
+        self.severity = severity
     }
 
-    /// `file:line:col: error: key.path: message`.
+    /// `file:line:col: error: key.path: message` (or `warning:`).
     public var description: String {
         let path = location.keyPath.isEmpty ? "" : location.keyPath + ": "
-        return "\(location.file):\(location.line):\(location.column): error: \(path)\(message)"
+        return "\(location.file):\(location.line):\(location.column): \(severity.rawValue): \(path)\(message)"
     }
 }
 
@@ -178,4 +211,12 @@ public struct CampaignError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    /// The warnings among `diagnostics` when nothing stops the build; otherwise every diagnostic
+    /// thrown together, warnings made errors when `strict`.
+    public static func warnings(_ diagnostics: [Diagnostic], strict: Bool) throws(CampaignError) -> [Diagnostic] {
+        let settled = strict ? diagnostics.map { Diagnostic($0.location, $0.message) } : diagnostics
+        if settled.contains(where: { $0.severity == .error }) { throw CampaignError(settled) }
+        return settled
+    }
 }

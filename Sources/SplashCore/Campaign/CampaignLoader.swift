@@ -282,12 +282,13 @@ private struct Reading {
                 layers = nil
             }
         }
-        guard let background, let layers else { return nil }
-        return Campaign.AppearanceSpec(background: background, layers: layers)
+        guard let background, let layers, let backgroundNode = keys["background"] else { return nil }
+        return Campaign.AppearanceSpec(background: background, layers: layers,
+                                       backgroundSource: reader.location(backgroundNode, path + ".background"))
     }
 
     func layer(_ node: Node, _ path: String, orientations: [Orientation]) -> Campaign.Layer? {
-        let keyNames = ["image", "fit", "anchor", "width", "height", "margin", "safe_area", "orientation"]
+        let keyNames = ["image", "fit", "anchor", "width", "height", "margin", "safe_area", "orientation", "keep"]
         guard let keys = reader.mapping(node, path, keys: keyNames, required: ["image"]) else { return nil }
         let errorsBefore = reader.diagnostics.count
         let image = keys["image"].flatMap { node -> String? in
@@ -307,8 +308,9 @@ private struct Reading {
         let margin = keys["margin"].map { reader.number($0, path + ".margin", in: 0...10_000) } ?? 0
         let orientation = keys["orientation"].map { reader.oneOf($0, path + ".orientation", as: Orientation.self) }
         let safeArea = keys["safe_area"].map { reader.bool($0, path + ".safe_area") } ?? (fit == Campaign.Fit.none)
+        let keep = keys["keep"].map { self.keep($0, path + ".keep") }
         guard reader.diagnostics.count == errorsBefore, let image, let imageNode = keys["image"], let fit, let anchor,
-              let margin, let safeArea else { return nil }
+              let margin, let safeArea, keep != .some(nil) else { return nil }
         if fit == .none, width == nil, height == nil {
             reader.error(node, path, "fit: none needs a width or a height in points")
             return nil
@@ -323,7 +325,22 @@ private struct Reading {
         }
         return Campaign.Layer(image: image, source: reader.location(imageNode, path + ".image"), fit: fit, anchor: anchor,
                               width: width ?? nil, height: height ?? nil, margin: margin, safeArea: safeArea,
-                              orientation: orientation ?? nil)
+                              orientation: orientation ?? nil, keep: keep ?? nil)
+    }
+
+    /// `keep: [x, y, width, height]` in art pixels; whether it lies within the art is checked once
+    /// the art is read (``ArtChecker``).
+    func keep(_ node: Node, _ path: String) -> Campaign.Keep? {
+        guard let items = reader.sequence(node, path) else { return nil }
+        guard items.count == 4 else {
+            reader.error(node, path, "expected [x, y, width, height] in art pixels; found a list of \(items.count)")
+            return nil
+        }
+        let limit = 1_000_000
+        let x = reader.int(items[0], path + "[0]", in: 0...limit), y = reader.int(items[1], path + "[1]", in: 0...limit)
+        let width = reader.int(items[2], path + "[2]", in: 1...limit), height = reader.int(items[3], path + "[3]", in: 1...limit)
+        guard let x, let y, let width, let height else { return nil }
+        return Campaign.Keep(x: x, y: y, width: width, height: height, source: reader.location(node, path))
     }
 
     /// Applies the campaign's `catalogue:` additions and overrides.

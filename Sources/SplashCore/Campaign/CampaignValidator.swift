@@ -1,11 +1,24 @@
 import Foundation
 
-/// The checks of a build that need no rendering: art readable and decodable, layout possible.
+/// The checks of a build that need no rendering: art readable and decodable, layout possible, and
+/// the art checks (``ArtChecker``).
 public enum CampaignValidator {
-    /// Decodes every image and plans every snapshot; returns how many snapshots a build would make.
-    public static func validate(_ campaign: Campaign, maxImagePixels: Int = PNGCodec.defaultMaxPixels) throws(CampaignError) -> Int {
+    /// What a campaign that passed validation would build, and what it was warned of.
+    public struct Validation: Sendable {
+        /// How many snapshots a build would make.
+        public var snapshots: Int
+        /// Problems that do not stop a build.
+        public var warnings: [Diagnostic]
+    }
+
+    /// Decodes every image, plans every snapshot and checks the art. Errors (and, when `strict`,
+    /// warnings as errors) are thrown together.
+    public static func validate(_ campaign: Campaign, maxImagePixels: Int = PNGCodec.defaultMaxPixels,
+                                strict: Bool = false) throws(CampaignError) -> Validation {
         let artwork = try Artwork.read(campaign, maxPixels: maxImagePixels)
-        _ = try artwork.decode(Set(artwork.items.keys), maxPixels: maxImagePixels)
-        return try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator).count
+        let images = try artwork.decode(Set(artwork.items.keys), maxPixels: maxImagePixels)
+        let snapshots = try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator)
+        let problems = ArtChecker.check(campaign, artwork: artwork, snapshots: snapshots, images: images)
+        return Validation(snapshots: snapshots.count, warnings: try CampaignError.warnings(problems, strict: strict))
     }
 }
