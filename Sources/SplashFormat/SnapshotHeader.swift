@@ -14,11 +14,8 @@ public enum SnapshotHeader {
             let file = try ATXFile(parsing: data, includingPayload: false)
             return (Int(file.pixelWidth), Int(file.pixelHeight))
         case .png:
-            // IHDR is always the first chunk: length 13, type, then width and height big-endian.
-            guard data.count >= 24, [UInt8](data[data.startIndex + 12..<data.startIndex + 16]) == Array("IHDR".utf8) else {
-                throw .unsupported("a PNG without an IHDR header")
-            }
-            return try checked(width: Int(bigEndian(data, at: 16, bytes: 4)), height: Int(bigEndian(data, at: 20, bytes: 4)))
+            guard let header = PNGHeader(data) else { throw .unsupported("a PNG without an IHDR header") }
+            return try checked(width: Int(header.width), height: Int(header.height))
         case .jpeg:
             return try jpegSize(data)
         case nil:

@@ -59,7 +59,7 @@ public struct SnapshotSample: Sendable {
 
     /// Rec. 709 luma of sRGB-encoded values, 0…1: enough to tell light from dark, not a colour science.
     public static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Double {
-        (0.2126 * Double(r) + 0.7152 * Double(g) + 0.0722 * Double(b)) / 255
+        Rec709.luma(Double(r), Double(g), Double(b)) / 255
     }
 
     /// Mean Rec. 709 luma of the sRGB values, on a sparse grid (enough to tell light from dark).

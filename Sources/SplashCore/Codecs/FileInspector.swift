@@ -27,15 +27,14 @@ public enum FileInspector {
             return lines
         case .png:
             let size = try PNGCodec.size(of: data)
-            let bytes = [UInt8](data.prefix(33))
+            guard let header = PNGHeader(data) else { throw ImageError.notPNG }
             let colorTypes = [0: "grey", 2: "RGB", 3: "palette", 4: "grey+alpha", 6: "RGBA"]
-            // IHDR is the first chunk of every PNG: depth, colour type and interlace sit at fixed offsets.
             return [
                 ("format", "PNG"),
                 ("size", "\(size.width)x\(size.height)"),
-                ("bit depth", "\(bytes[24])"),
-                ("colour type", colorTypes[Int(bytes[25])] ?? "unknown (\(bytes[25]))"),
-                ("interlace", bytes[28] == 1 ? "Adam7" : "none"),
+                ("bit depth", "\(header.bitDepth)"),
+                ("colour type", colorTypes[Int(header.colourType)] ?? "unknown (\(header.colourType))"),
+                ("interlace", header.interlace == 1 ? "Adam7" : "none"),
                 ("bytes", "\(data.count)"),
             ]
         case .atx:

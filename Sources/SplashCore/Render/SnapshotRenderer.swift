@@ -71,7 +71,7 @@ public enum SnapshotRenderer {
         image.pixels.withUnsafeMutableBufferPointer { p in
             var i = 0
             while i < p.count {
-                let y = 0.2126 * toLinear[Int(p[i])] + 0.7152 * toLinear[Int(p[i + 1])] + 0.0722 * toLinear[Int(p[i + 2])]
+                let y = Rec709.luma(toLinear[Int(p[i])], toLinear[Int(p[i + 1])], toLinear[Int(p[i + 2])])
                 let grey = toSRGB[Int((min(1, y) * 65535).rounded())]
                 p[i] = grey; p[i + 1] = grey; p[i + 2] = grey
                 i += 4

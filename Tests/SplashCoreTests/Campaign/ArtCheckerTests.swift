@@ -125,7 +125,7 @@ import Testing
         // corner both ways is predicted as ¼ white + ¾ black = 64 but is 255, 191 off; the limit is an
         // eighth of the white–black distance, 32. The 30-pixel art drawn 10 pt wide (factor 1) sits
         // in the middle: the colour under the marker is the background.
-        let black = try Self.campaign(art: 30, 30, background: "#000000", layer: "fit: none\n        width: 10")
+        let black = try Self.campaign(art: 30, 30, background: "#000000", layer: "fit: none\n        width: 10", top: "marker:\n  size: 2")
         #expect(try Self.warnings(black) == [
             "c.yaml:11:17: warning: appearances.light.background: the applier would not read the light marker #FFFFFF over #000000 on 1 screen: iPhone 15 portrait; marker.size: 3 (or a marker colour nearer what lies under it) makes it readable",
         ])
@@ -133,16 +133,17 @@ import Testing
         let wider = try Self.campaign(art: 30, 30, background: "#000000", layer: "fit: none\n        width: 10", top: "marker:\n  size: 3")
         #expect(try Self.warnings(wider) == [])
         // At @2x the classifier reads only the corner pixel, fully covered: white, exact.
-        let retina = try Self.campaign(art: 30, 30, background: "#000000", layer: "fit: none\n        width: 10", device: "iPhone SE (2nd generation)")
+        let retina = try Self.campaign(art: 30, 30, background: "#000000", layer: "fit: none\n        width: 10", top: "marker:\n  size: 2",
+                                       device: "iPhone SE (2nd generation)")
         #expect(try Self.warnings(retina).filter { $0.contains("marker") } == [])
         // Within an eighth: #E8E8E8 under white, ¾ × 23 = 17 ≤ 32.
-        let nearWhite = try Self.campaign(art: 30, 30, background: "#E8E8E8", layer: "fit: none\n        width: 10")
+        let nearWhite = try Self.campaign(art: 30, 30, background: "#E8E8E8", layer: "fit: none\n        width: 10", top: "marker:\n  size: 2")
         #expect(try Self.warnings(nearWhite) == [])
     }
 
     @Test func theMarkerCheckSeesTheArtUnderTheCorner() throws {
         // White background, but black art filling the screen: black lies under the marker.
-        let campaign = try Self.campaign(art: 1179, 2556, colour: RGBAColor(r: 0, g: 0, b: 0))
+        let campaign = try Self.campaign(art: 1179, 2556, colour: RGBAColor(r: 0, g: 0, b: 0), top: "marker:\n  size: 2")
         #expect(try Self.warnings(campaign).map { $0.contains("light marker #FFFFFF over #000000") } == [true])
     }
 
