@@ -10,14 +10,17 @@ SEASON := season
 # The signing key: a CI secret's path in SIGNING_KEY, or a throwaway one made in Output/.
 SIGNING_KEY ?= Output/signing-key
 
-.PHONY: deps bench-deps build run test bench bundles reproducible clean
+.PHONY: deps bench-deps build run lint format test bench bundles reproducible clean
 
 # pyliblzfse (PyPI) wraps Apple's reference LZFSE: the tests' oracle for splashgen's own codec.
 deps: ; @$(call install,$(PACKAGES)) && { python3 -c 'import liblzfse' 2>/dev/null || python3 -m pip install --quiet pyliblzfse || python3 -m pip install --quiet --break-system-packages pyliblzfse; }
 bench-deps: deps ; @$(call install,$(BENCH_PACKAGES))
 build: deps ; swift build
 run: build ; $(SPLASHGEN) build campaigns/double11.yaml
-test: deps ; swift test
+# The house style is .swift-format's: `make format` applies it, `make test` refuses code that differs.
+lint: ; swift format lint --strict --recursive Sources Tests Examples
+format: ; swift format format --in-place --recursive Sources Tests Examples
+test: deps lint ; swift test
 bench: bench-deps ; swift build -c release --product splashbench && .build/release/splashbench
 $(SIGNING_KEY): ; $(SPLASHGEN) keygen -o $@
 bundles: build $(SIGNING_KEY) ; @set -e; for c in $(CAMPAIGNS); do $(SPLASHGEN) build campaigns/$$c.yaml && $(SPLASHGEN) pack Output/$$c -o Output/$$c.zip --key $(SIGNING_KEY) && $(SPLASHGEN) verify Output/$$c.zip --key $(SIGNING_KEY).pub && $(SPLASHGEN) preview Output/$$c -o Output/$$c-preview/index.html; done && $(SPLASHGEN) publish Output/$(SEASON) -o Output/cdn/$(SEASON) --key $(SIGNING_KEY)

@@ -55,7 +55,8 @@ struct ApplierState: Codable, Equatable {
     /// the schedule has not moved on since.
     func isSettled(for key: Key, manifestStamp stamp: String?, at now: Date) -> Bool {
         guard self.key == key, let settledAt, manifestStamp == stamp, now >= settledAt, folderMoved != true,
-              files.values.allSatisfy({ $0.pending == nil }) else { return false }
+            files.values.allSatisfy({ $0.pending == nil })
+        else { return false }
         return nextChange.map { now < $0 } ?? true
     }
 
@@ -81,7 +82,8 @@ struct ApplierState: Codable, Equatable {
         let url = container.appendingPathComponent(ApplierPaths.support + "/state.json")
         struct Probe: Decodable { var bundleID: String }
         guard let data = readBounded(url, limit: ReadLimits.stateBytes), let probe = try? JSONDecoder().decode(Probe.self, from: data),
-              ApplierPaths.isBundleIdentifier(probe.bundleID) else { return nil }
+            ApplierPaths.isBundleIdentifier(probe.bundleID)
+        else { return nil }
         return probe.bundleID
     }
 
@@ -93,7 +95,8 @@ struct ApplierState: Codable, Equatable {
         for (name, record) in files {
             guard Self.isFileName(name) else { return "state.json names a file that is not a plain file name" }
             guard isObjectName(record.original), isObjectName(record.current), record.pending.map(isObjectName) ?? true,
-                  (1...Int(KTXFile.maxDimension)).contains(record.width), (1...Int(KTXFile.maxDimension)).contains(record.height) else {
+                (1...Int(KTXFile.maxDimension)).contains(record.width), (1...Int(KTXFile.maxDimension)).contains(record.height)
+            else {
                 return "state.json has a malformed record for \(name)"
             }
         }

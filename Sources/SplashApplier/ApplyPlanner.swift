@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,8 +43,10 @@ struct ApplyPlan {
 /// Decides the plan from a survey's records, the campaign in force and the bundle. It writes nothing.
 enum ApplyPlanner {
     /// The plan for records `state` (already rekeyed and with pending marks resolved).
-    static func plan(_ state: ApplierState, campaign: Manifest.Campaign?, bundle: SnapshotBundle?,
-                     restoring: Bool, verifyingBytes: Bool = false) throws(ApplierError) -> ApplyPlan {
+    static func plan(
+        _ state: ApplierState, campaign: Manifest.Campaign?, bundle: SnapshotBundle?,
+        restoring: Bool, verifyingBytes: Bool = false
+    ) throws(ApplierError) -> ApplyPlan {
         var plan = ApplyPlan(state: state)
         var chosen: [String: Manifest.Snapshot] = [:]
         var checked: Set<String> = []
@@ -51,7 +54,10 @@ enum ApplyPlanner {
             guard var record = plan.state.files[name] else { continue }
             var target = record.original
             if record.decidedBy == .luminance {
-                plan.problems.append(.init(.appearanceGuessed, file: name, "appearance \(record.appearance?.rawValue ?? "unknown") is a luminance guess: the marker did not decide"))
+                plan.problems.append(
+                    .init(
+                        .appearanceGuessed, file: name, "appearance \(record.appearance?.rawValue ?? "unknown") is a luminance guess: the marker did not decide"
+                    ))
             }
             if let campaign, let bundle, !restoring {
                 if let appearance = record.appearance {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -70,8 +71,10 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         if first { task?.cancel() }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         let http = response as? HTTPURLResponse
         lock.withLock { self.response = http }
         // Only 200 and 304 are read; any other answer's body is not wanted (a 5xx is retried).
@@ -116,8 +119,13 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             if response.expectedContentLength >= 0, Int64(body.count) != response.expectedContentLength, response.statusCode == 200 {
                 return (self.continuation, .failure(.transport(url, "the body ended after \(body.count) of \(response.expectedContentLength) bytes")))
             }
-            return (self.continuation, .success(Response(status: response.statusCode, body: body,
-                                                         etag: response.value(forHTTPHeaderField: "ETag"))))
+            return (
+                self.continuation,
+                .success(
+                    Response(
+                        status: response.statusCode, body: body,
+                        etag: response.value(forHTTPHeaderField: "ETag")))
+            )
         }
         continuation?.resume(returning: result)
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -100,8 +101,10 @@ public struct BundleFetcher: Sendable {
         // The objects this screen needs: kept from staging or the installed bundle when they verify,
         // downloaded otherwise.
         var needed: [String: Manifest.Snapshot] = [:]
-        for snapshot in manifest.campaigns.flatMap(\.snapshots) where appearances.contains(snapshot.appearance)
-            && (snapshot.pixels == screen || snapshot.pixels == Manifest.Size(width: screen.height, height: screen.width)) {
+        for snapshot in manifest.campaigns.flatMap(\.snapshots)
+        where appearances.contains(snapshot.appearance)
+            && (snapshot.pixels == screen || snapshot.pixels == Manifest.Size(width: screen.height, height: screen.width))
+        {
             // A name becomes a path and a URL: only a SHA-256 in hex is one.
             guard isObjectName(snapshot.object) else { throw .badBundle(.notAnObjectName(snapshot.object)) }
             needed[snapshot.object] = snapshot
@@ -124,7 +127,8 @@ public struct BundleFetcher: Sendable {
                 continue
             }
             if let data = readBounded(installedObjects.appendingPathComponent(name), limit: snapshot.bytes),
-               SnapshotBundle.check(snapshot, data: data) == nil {
+                SnapshotBundle.check(snapshot, data: data) == nil
+            {
                 try writeFile(data, to: target)
                 report.objectsKept += 1
                 continue
@@ -201,7 +205,8 @@ public struct BundleFetcher: Sendable {
     /// The installed bundle, when one is installed and its manifest reads.
     private func heldBundle() -> Held? {
         guard let data = readBounded(installed.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes),
-              let manifest = try? Manifest.decode(from: data) else { return nil }
+            let manifest = try? Manifest.decode(from: data)
+        else { return nil }
         func text(_ name: String) -> String? {
             readBounded(installed.appendingPathComponent(name), limit: 4096).map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -289,7 +294,8 @@ public struct BundleFetcher: Sendable {
     }
 
     private func url(_ path: String) -> URL {
-        base.absoluteString.hasSuffix("/") ? base.appendingPathComponent(path) : URL(string: base.absoluteString + "/" + path) ?? base.appendingPathComponent(path)
+        base.absoluteString.hasSuffix("/")
+            ? base.appendingPathComponent(path) : URL(string: base.absoluteString + "/" + path) ?? base.appendingPathComponent(path)
     }
 
     private func makeFolder(_ url: URL) throws(FetchError) {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -75,7 +76,8 @@ struct CacheSurvey {
                 carried.pending = nil
                 result.state.files[name] = carried
                 if let copy = readBounded(paths.url(trusted.backup).appendingPathComponent(name), limit: ReadLimits.snapshotBytes),
-                   sha256Hex(copy) == record.original {
+                    sha256Hex(copy) == record.original
+                {
                     result.originals[name] = BackupSource(path: trusted.backup + "/" + name, hash: record.original)
                 } else {
                     result.lostOriginals.append(name)
@@ -85,10 +87,12 @@ struct CacheSurvey {
             // With no trusted record: a backup of this key that differs from the file means the file
             // is a replacement and the backup its original (the state was lost, damaged or cut short).
             if trusted?.files[name] == nil, let copy = readBounded(paths.url(backup).appendingPathComponent(name), limit: ReadLimits.snapshotBytes),
-               sha256Hex(copy) != hash, let size = try? SnapshotHeader.pixelSize(of: copy) {
+                sha256Hex(copy) != hash, let size = try? SnapshotHeader.pixelSize(of: copy)
+            {
                 let old = classifier.classify(name, copy)
-                result.state.files[name] = ApplierState.FileRecord(width: size.width, height: size.height, appearance: old.appearance,
-                                                                   decidedBy: old.decidedBy, original: sha256Hex(copy), current: hash)
+                result.state.files[name] = ApplierState.FileRecord(
+                    width: size.width, height: size.height, appearance: old.appearance,
+                    decidedBy: old.decidedBy, original: sha256Hex(copy), current: hash)
                 result.originals[name] = BackupSource(path: backup + "/" + name, hash: sha256Hex(copy))
                 result.rebuiltFromBackup.append(name)
                 continue
@@ -111,9 +115,10 @@ struct CacheSurvey {
         classifier.settleGuesses(&results)
         for (name, hash) in originals {
             guard let found = results[name] else { continue }
-            result.state.files[name] = ApplierState.FileRecord(width: max(1, found.width), height: max(1, found.height),
-                                                               appearance: found.appearance, decidedBy: found.decidedBy,
-                                                               original: hash, current: hash)
+            result.state.files[name] = ApplierState.FileRecord(
+                width: max(1, found.width), height: max(1, found.height),
+                appearance: found.appearance, decidedBy: found.decidedBy,
+                original: hash, current: hash)
             result.originals[name] = BackupSource(path: paths.folder + "/" + name, hash: hash)
         }
         return result

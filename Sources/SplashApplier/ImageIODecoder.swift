@@ -31,7 +31,8 @@ public struct ImageIODecoder: SnapshotPixelDecoder {
             throw ImageIODecoderError.unrecognised
         }
         guard let imageSource = CGImageSourceCreateWithData(source as CFData, nil),
-              let image = CGImageSourceCreateImageAtIndex(imageSource, 0, nil) else {
+            let image = CGImageSourceCreateImageAtIndex(imageSource, 0, nil)
+        else {
             throw ImageIODecoderError.notDecoded
         }
         guard image.width == size.width, image.height == size.height else {
@@ -47,9 +48,12 @@ public struct ImageIODecoder: SnapshotPixelDecoder {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         guard let space = CGColorSpace(name: CGColorSpace.sRGB) else { throw ImageIODecoderError.notDecoded }
         let drawn = pixels.withUnsafeMutableBytes { buffer -> Bool in
-            guard let context = CGContext(data: buffer.baseAddress, width: width, height: height, bitsPerComponent: 8,
-                                          bytesPerRow: width * 4, space: space,
-                                          bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) else { return false }
+            guard
+                let context = CGContext(
+                    data: buffer.baseAddress, width: width, height: height, bitsPerComponent: 8,
+                    bytesPerRow: width * 4, space: space,
+                    bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue)
+            else { return false }
             context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
             return true
         }

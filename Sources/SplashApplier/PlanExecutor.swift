@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,8 +32,11 @@ struct PlanExecutor {
 
     /// Carries out `plan` over the surveyed `before` state; returns the state written and the
     /// problems met on the way (originals that could not come back).
-    func run(_ plan: ApplyPlan, before: ApplierState, previousBackup: String?, settle: (inout ApplierState) -> Void)
-        throws(ApplierError) -> (ApplierState, [ApplyReport.Problem]) {
+    func run(
+        _ plan: ApplyPlan, before: ApplierState, previousBackup: String?, settle: (inout ApplierState) -> Void
+    )
+        throws(ApplierError) -> (ApplierState, [ApplyReport.Problem])
+    {
         var state = before
         var problems: [ApplyReport.Problem] = []
         try fs.makeFolder(paths.url(ApplierPaths.support))
@@ -100,7 +104,8 @@ struct PlanExecutor {
                     // Replacing the original: only with a verified backup of it behind.
                     if record.current == record.original, !backupHolds(record.original, at: backup.appendingPathComponent(change.name)) {
                         guard let now = readBounded(file, limit: ReadLimits.snapshotBytes), sha256Hex(now) == record.original else {
-                            problems.append(.init(.originalLost, file: change.name, "no verified backup of the original, and the file no longer holds it; left as it is"))
+                            problems.append(
+                                .init(.originalLost, file: change.name, "no verified backup of the original, and the file no longer holds it; left as it is"))
                             record.pending = nil
                             state.files[change.name] = record
                             continue
@@ -112,8 +117,10 @@ struct PlanExecutor {
                     try fs.rename(source, to: file)
                 } else {
                     guard let copy = readBounded(backup.appendingPathComponent(change.name), limit: ReadLimits.snapshotBytes),
-                          sha256Hex(copy) == record.original else {
-                        problems.append(.init(.originalLost, file: change.name, "the backup of the original is missing or damaged; the file keeps what it holds"))
+                        sha256Hex(copy) == record.original
+                    else {
+                        problems.append(
+                            .init(.originalLost, file: change.name, "the backup of the original is missing or damaged; the file keeps what it holds"))
                         record.pending = nil
                         state.files[change.name] = record
                         continue
@@ -148,8 +155,10 @@ struct PlanExecutor {
     /// pixel size of the file it replaces) while writing it to `folder`, its flush handed to `flusher`.
     /// A bad object removes the staging folder and throws: nothing else has been written yet.
     /// Returns the staged file of each file name.
-    private func stage(_ changes: [ApplyPlan.Change], records: [String: ApplierState.FileRecord], into folder: URL,
-                       flusher: Flusher) throws(ApplierError) -> [String: URL] {
+    private func stage(
+        _ changes: [ApplyPlan.Change], records: [String: ApplierState.FileRecord], into folder: URL,
+        flusher: Flusher
+    ) throws(ApplierError) -> [String: URL] {
         let objects = changes.compactMap { change in change.snapshot.map { (name: change.name, snapshot: $0) } }
         guard !objects.isEmpty else { return [:] }
         guard let bundle else { throw .badBundle(.missingObject(objects[0].snapshot.object)) }
@@ -182,8 +191,11 @@ struct PlanExecutor {
     /// Checks an object's bytes (size, hash, header, pixel size) on one thread while they are written
     /// to the staged file `url` on another: a staged file is renamed into place only once its check
     /// has passed, so writing it meanwhile risks nothing. Returns what is wrong with the object.
-    private func checkWhileWriting(_ snapshot: Manifest.Snapshot, _ data: Data, width: Int, height: Int, to url: URL)
-        throws(ApplierError) -> BundleProblem? {
+    private func checkWhileWriting(
+        _ snapshot: Manifest.Snapshot, _ data: Data, width: Int, height: Int, to url: URL
+    )
+        throws(ApplierError) -> BundleProblem?
+    {
         let fs = self.fs
         let outcome = StagingOutcome()
         DispatchQueue.concurrentPerform(iterations: 2) { part in
@@ -274,4 +286,3 @@ private final class StagingOutcome: @unchecked Sendable {
     func set(failure: ApplierError) { lock.withLock { self.failure = failure } }
     func get() -> (BundleProblem?, ApplierError?) { lock.withLock { (problem, failure) } }
 }
-

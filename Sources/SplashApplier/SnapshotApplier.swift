@@ -39,8 +39,10 @@ public struct SnapshotApplier: Sendable {
     var fileSystem: any ApplierFileSystem = POSIXFileSystem()
 
     /// Makes an applier for one container.
-    public init(container: URL, bundle: URL?, appVersion: String, appBuild: String, osVersion: OSVersion,
-                decoder: any SnapshotPixelDecoder, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        container: URL, bundle: URL?, appVersion: String, appBuild: String, osVersion: OSVersion,
+        decoder: any SnapshotPixelDecoder, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.container = container
         self.bundle = bundle
         self.appVersion = appVersion
@@ -79,8 +81,9 @@ public struct SnapshotApplier: Sendable {
         let now = clock()
         var target = try locate(opening: mode == .status)
         guard let paths = target.paths else {
-            return ApplyReport(folder: nil, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [],
-                               problems: [.init(.noSnapshotFolder, "no launch folder and no bundle name the app")])
+            return ApplyReport(
+                folder: nil, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [],
+                problems: [.init(.noSnapshotFolder, "no launch folder and no bundle name the app")])
         }
         var lock: ApplierLock?
         if mode != .status {
@@ -94,9 +97,11 @@ public struct SnapshotApplier: Sendable {
         var survey = try CacheSurvey(paths: paths)
         // The launch path: one state read, one listing, the manifest's hash; nothing decoded or parsed.
         if mode == .apply, survey.folderExists, !survey.editingFolderExists, !survey.clearingFolderExists, let saved = survey.saved,
-           saved.isSettled(for: key(survey.names), manifestStamp: target.stamp, at: now) {
-            return report(saved, campaign: saved.campaign, nextChange: saved.nextChange, manifest: nil, regenerated: false, noOp: true,
-                          actions: [:], notes: [:], problems: [])
+            saved.isSettled(for: key(survey.names), manifestStamp: target.stamp, at: now)
+        {
+            return report(
+                saved, campaign: saved.campaign, nextChange: saved.nextChange, manifest: nil, regenerated: false, noOp: true,
+                actions: [:], notes: [:], problems: [])
         }
 
         let manifest = try target.open()?.manifest
@@ -113,15 +118,19 @@ public struct SnapshotApplier: Sendable {
         }
         guard survey.folderExists else {
             if campaign != nil { problems.append(.init(.noSnapshotFolder, "no launch folder yet: the OS renders it at the app's first launch")) }
-            return ApplyReport(folder: nil, campaign: campaign?.id, nextChange: nextChange, cacheRegenerated: false, nothingToDo: true, files: [],
-                               problems: problems)
+            return ApplyReport(
+                folder: nil, campaign: campaign?.id, nextChange: nextChange, cacheRegenerated: false, nothingToDo: true, files: [],
+                problems: problems)
         }
 
         let found = records(survey, manifest: manifest, marker: (campaign ?? manifest?.campaigns.first)?.marker, fromBackupsOnly: mode == .restoreFromBackups)
         problems += found.problems
-        var plan = found.clearFolder ? ApplyPlan(state: found.state, clearFolder: true)
-            : try ApplyPlanner.plan(found.state, campaign: campaign, bundle: try target.open(), restoring: restoring,
-                                     verifyingBytes: mode == .status)
+        var plan =
+            found.clearFolder
+            ? ApplyPlan(state: found.state, clearFolder: true)
+            : try ApplyPlanner.plan(
+                found.state, campaign: campaign, bundle: try target.open(), restoring: restoring,
+                verifyingBytes: mode == .status)
         plan.backups = found.backups
         plan.regenerated = found.rekeyed && survey.saved?.key != found.state.key
         problems += plan.problems
@@ -130,8 +139,9 @@ public struct SnapshotApplier: Sendable {
             var actions: [String: ApplyReport.Action] = [:]
             for change in plan.changes { actions[change.name] = .wouldChange }
             if plan.clearFolder { for name in survey.names { actions[name] = .wouldChange } }
-            return report(plan.state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
-                          noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems)
+            return report(
+                plan.state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
+                noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems)
         }
         let executor = PlanExecutor(paths: paths, fs: fileSystem, bundle: try target.open(), moveFolder: osVersion.major < 13)
         let (final, met) = try executor.run(plan, before: found.state, previousBackup: survey.saved?.backup) { settled in
@@ -142,18 +152,23 @@ public struct SnapshotApplier: Sendable {
         }
         problems += met
         if plan.clearFolder {
-            let cleared = survey.names.map { ApplyReport.File(name: $0, width: 0, height: 0, orientation: .portrait, appearance: nil,
-                                                               decidedBy: .undecodable, devices: nil, showing: "nothing (cleared)", action: .cleared,
-                                                               note: "another library's leftover or an unbacked replacement") }
-            return ApplyReport(folder: paths.folder, campaign: campaign?.id, nextChange: now, cacheRegenerated: false, nothingToDo: false,
-                               files: cleared, problems: problems)
+            let cleared = survey.names.map {
+                ApplyReport.File(
+                    name: $0, width: 0, height: 0, orientation: .portrait, appearance: nil,
+                    decidedBy: .undecodable, devices: nil, showing: "nothing (cleared)", action: .cleared,
+                    note: "another library's leftover or an unbacked replacement")
+            }
+            return ApplyReport(
+                folder: paths.folder, campaign: campaign?.id, nextChange: now, cacheRegenerated: false, nothingToDo: false,
+                files: cleared, problems: problems)
         }
         var actions: [String: ApplyReport.Action] = [:]
         for change in plan.changes where !met.contains(where: { $0.file == change.name }) {
             actions[change.name] = change.snapshot == nil ? .restored : .replaced
         }
-        return report(final, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
-                      noOp: false, actions: actions, notes: plan.notes, problems: problems)
+        return report(
+            final, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
+            noOp: false, actions: actions, notes: plan.notes, problems: problems)
     }
 
     /// The state key of this app version and build with these cached file names.
@@ -232,7 +247,8 @@ public struct SnapshotApplier: Sendable {
     private func records(_ survey: CacheSurvey, manifest: Manifest?, marker: Manifest.Marker?, fromBackupsOnly: Bool) -> Records {
         let key = key(survey.names)
         if !fromBackupsOnly, let saved = survey.saved, saved.key == key, saved.files.count == survey.names.count,
-           survey.names.allSatisfy({ saved.files[$0] != nil }) {
+            survey.names.allSatisfy({ saved.files[$0] != nil })
+        {
             var state = saved
             state.folderMoved = nil  // any move was finished or undone before the records are read
             for (name, record) in saved.files where record.pending != nil {
@@ -250,11 +266,16 @@ public struct SnapshotApplier: Sendable {
             records.problems.append(.init(.originalLost, file: name, "holds a replacement whose backed-up original is missing or damaged"))
         }
         for name in found.unreadable {
-            records.problems.append(.init(.undecodable, file: name, "cannot be read (larger than \(ReadLimits.snapshotBytes) bytes, or not a regular file); left as it is"))
+            records.problems.append(
+                .init(.undecodable, file: name, "cannot be read (larger than \(ReadLimits.snapshotBytes) bytes, or not a regular file); left as it is"))
         }
         if !found.leftovers.isEmpty {
             records.clearFolder = true
-            records.problems.append(.init(.leftoversCleared, "\(found.leftovers.count) file(s) hold another library's leftovers (\(found.leftovers.joined(separator: ", "))), not the OS's render: the folder is cleared so the OS renders clean originals at the next launch, and the campaign applies on the run after"))
+            records.problems.append(
+                .init(
+                    .leftoversCleared,
+                    "\(found.leftovers.count) file(s) hold another library's leftovers (\(found.leftovers.joined(separator: ", "))), not the OS's render: the folder is cleared so the OS renders clean originals at the next launch, and the campaign applies on the run after"
+                ))
         }
         return records
     }
@@ -282,15 +303,19 @@ public struct SnapshotApplier: Sendable {
         #endif
     }
 
-    private func report(_ state: ApplierState, campaign: String?, nextChange: Date?, manifest: Manifest?, regenerated: Bool,
-                        noOp: Bool, actions: [String: ApplyReport.Action], notes: [String: String],
-                        problems: [ApplyReport.Problem]) -> ApplyReport {
+    private func report(
+        _ state: ApplierState, campaign: String?, nextChange: Date?, manifest: Manifest?, regenerated: Bool,
+        noOp: Bool, actions: [String: ApplyReport.Action], notes: [String: String],
+        problems: [ApplyReport.Problem]
+    ) -> ApplyReport {
         let snapshots = manifest?.campaigns.flatMap(\.snapshots) ?? []
         let files = state.files.keys.sorted().compactMap { name -> ApplyReport.File? in
             guard let record = state.files[name] else { return nil }
             // Campaigns may share an object: the one in force names it first.
             let holders = manifest?.campaigns.filter { $0.snapshots.contains { $0.object == record.current } } ?? []
-            let showing = record.current == record.original ? "original"
+            let showing =
+                record.current == record.original
+                ? "original"
                 : (holders.first { $0.id == campaign }?.id ?? holders.first?.id ?? state.campaign ?? "replacement")
             return ApplyReport.File(
                 name: name, width: record.width, height: record.height, orientation: record.orientation,
@@ -298,7 +323,8 @@ public struct SnapshotApplier: Sendable {
                 devices: snapshots.first { $0.pixels == Manifest.Size(width: record.width, height: record.height) }?.devices,
                 showing: showing, action: actions[name] ?? (notes[name] != nil ? .leftAlone : .unchanged), note: notes[name])
         }
-        return ApplyReport(folder: state.folder, campaign: campaign, nextChange: nextChange, cacheRegenerated: regenerated,
-                           nothingToDo: noOp, files: files, problems: problems)
+        return ApplyReport(
+            folder: state.folder, campaign: campaign, nextChange: nextChange, cacheRegenerated: regenerated,
+            nothingToDo: noOp, files: files, problems: problems)
     }
 }

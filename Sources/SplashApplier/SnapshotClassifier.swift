@@ -59,8 +59,9 @@ struct SnapshotClassifier {
         var sampled: [Int] = []
         for index in names.indices {
             if interfaceStyle != .automatic, let size = read(index).flatMap({ try? SnapshotHeader.pixelSize(of: $0) }) {
-                results[names[index]] = Result(width: size.width, height: size.height, appearance: interfaceStyle == .dark ? .dark : .light,
-                                               decidedBy: .interfaceStyle, luma: 0)
+                results[names[index]] = Result(
+                    width: size.width, height: size.height, appearance: interfaceStyle == .dark ? .dark : .light,
+                    decidedBy: .interfaceStyle, luma: 0)
             } else {
                 sampled.append(index)
             }
@@ -74,12 +75,14 @@ struct SnapshotClassifier {
         for (position, index) in sampled.enumerated() {
             let name = names[index]
             guard position < samples.count, let sample = try? samples[position].get(), sample.width > 0, sample.height > 0 else {
-                results[name] = Result(width: sizes[position]?.width ?? 0, height: sizes[position]?.height ?? 0, appearance: nil,
-                                       decidedBy: .undecodable, luma: 0)
+                results[name] = Result(
+                    width: sizes[position]?.width ?? 0, height: sizes[position]?.height ?? 0, appearance: nil,
+                    decidedBy: .undecodable, luma: 0)
                 continue
             }
-            results[name] = Result(width: sample.width, height: sample.height,
-                                   appearance: markerAppearance(sample.corner, scale: Self.scale(ofFileNamed: name)), decidedBy: .marker, luma: sample.luma)
+            results[name] = Result(
+                width: sample.width, height: sample.height,
+                appearance: markerAppearance(sample.corner, scale: Self.scale(ofFileNamed: name)), decidedBy: .marker, luma: sample.luma)
         }
         return results
     }
@@ -91,7 +94,9 @@ struct SnapshotClassifier {
     /// is dark; a lone one is dark below mid-grey. Each is marked as a luminance guess.
     func settleGuesses(_ results: inout [String: Result]) {
         for (name, result) in results where result.appearance == nil && result.decidedBy == .marker {
-            let twins = results.filter { $0.key != name && $0.value.width == result.width && $0.value.height == result.height && $0.value.decidedBy != .undecodable }
+            let twins = results.filter {
+                $0.key != name && $0.value.width == result.width && $0.value.height == result.height && $0.value.decidedBy != .undecodable
+            }
             let darker: Bool
             if let twin = twins.first?.value, twins.count == 1, twin.luma != result.luma {
                 darker = result.luma < twin.luma

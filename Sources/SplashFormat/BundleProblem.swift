@@ -40,7 +40,8 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .sizeMismatch(let name, let expected, let found):
             return "object \(name) holds \(found) bytes; the manifest says \(expected)\(found < expected ? " (truncated)" : "")"
         case .unreadableObject(let name, let detail): return "object \(name) is not a readable snapshot: \(detail)"
-        case .wrongPixelSize(let name, let expected, let found): return "object \(name) is \(found) pixels; the manifest and the file it replaces need \(expected)"
+        case .wrongPixelSize(let name, let expected, let found):
+            return "object \(name) is \(found) pixels; the manifest and the file it replaces need \(expected)"
         case .unsigned: return "the bundle is not signed, and a key is pinned"
         case .badSignature: return "the manifest's signature does not verify with the pinned key (tampered, or signed by another key)"
         }

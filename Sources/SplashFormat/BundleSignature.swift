@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -14,8 +15,10 @@ public enum BundleSignature {
     /// A new signing key: the private key's file text and the public key's.
     public static func makeKeyPair() -> (privateKey: String, publicKey: String) {
         let key = Curve25519.Signing.PrivateKey()
-        return ("ed25519-private " + key.rawRepresentation.base64EncodedString() + "\n",
-                "ed25519-public " + key.publicKey.rawRepresentation.base64EncodedString() + "\n")
+        return (
+            "ed25519-private " + key.rawRepresentation.base64EncodedString() + "\n",
+            "ed25519-public " + key.publicKey.rawRepresentation.base64EncodedString() + "\n"
+        )
     }
 
     /// The signature file's text for `manifest` bytes, signed with a private key file's text.
@@ -39,8 +42,9 @@ public enum BundleSignature {
     public static func verify(_ manifest: Data, signature text: String?, publicKey: Data) -> BundleProblem? {
         guard let text else { return .unsigned }
         guard let signature = try? decode(text, kind: "ed25519"),
-              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey),
-              key.isValidSignature(signature, for: manifest) else { return .badSignature }
+            let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey),
+            key.isValidSignature(signature, for: manifest)
+        else { return .badSignature }
         return nil
     }
 
@@ -57,6 +61,8 @@ public enum SignatureError: Error, Equatable, CustomStringConvertible {
     case badKey(String)
 
     public var description: String {
-        switch self { case .badKey(let detail): return "bad key: \(detail)" }
+        switch self {
+        case .badKey(let detail): return "bad key: \(detail)"
+        }
     }
 }

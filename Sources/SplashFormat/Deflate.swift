@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Compression)
 import Compression
 #else
@@ -76,8 +77,10 @@ public enum Deflate {
 
 #if !canImport(Compression)
 /// Runs one zlib stream over all of `input` into `output` in a single `Z_FINISH` call.
-private func finish(_ stream: inout z_stream, _ input: Data, into output: inout Data,
-                    with step: (UnsafeMutablePointer<z_stream>, Int32) -> Int32) -> Int32 {
+private func finish(
+    _ stream: inout z_stream, _ input: Data, into output: inout Data,
+    with step: (UnsafeMutablePointer<z_stream>, Int32) -> Int32
+) -> Int32 {
     let capacity = output.count
     return output.withUnsafeMutableBytes { out -> Int32 in
         input.withUnsafeBytes { bytes -> Int32 in

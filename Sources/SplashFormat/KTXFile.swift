@@ -79,9 +79,11 @@ public struct KTXFile: Equatable, Sendable {
             keyValueBytes.append(entry)
             keyValueBytes.append(contentsOf: [UInt8](repeating: 0, count: Self.padding(entry.count)))
         }
-        for field in [0x0403_0201, glType, glTypeSize, glFormat, glInternalFormat, glBaseInternalFormat, pixelWidth,
-                      pixelHeight, pixelDepth, numberOfArrayElements, numberOfFaces, numberOfMipmapLevels,
-                      UInt32(keyValueBytes.count)] {
+        for field in [
+            0x0403_0201, glType, glTypeSize, glFormat, glInternalFormat, glBaseInternalFormat, pixelWidth,
+            pixelHeight, pixelDepth, numberOfArrayElements, numberOfFaces, numberOfMipmapLevels,
+            UInt32(keyValueBytes.count),
+        ] {
             out.appendLittleEndian(field)
         }
         out.append(keyValueBytes)
@@ -112,8 +114,9 @@ public struct KTXFile: Equatable, Sendable {
         numberOfFaces = field(10)
         numberOfMipmapLevels = field(11)
         let keyValueLength = Int(field(12))
-        try Self.checkImage(internalFormat: glInternalFormat, width: pixelWidth, height: pixelHeight, depth: pixelDepth,
-                            arrayElements: numberOfArrayElements, faces: numberOfFaces)
+        try Self.checkImage(
+            internalFormat: glInternalFormat, width: pixelWidth, height: pixelHeight, depth: pixelDepth,
+            arrayElements: numberOfArrayElements, faces: numberOfFaces)
         guard numberOfMipmapLevels <= 1 else { throw .unexpectedMipmaps(Int(numberOfMipmapLevels)) }
         guard keyValueLength <= data.count - Self.headerSize - 4 else {
             throw .truncated(needed: Self.headerSize + keyValueLength + 4, found: data.count)
@@ -175,8 +178,10 @@ public struct KTXFile: Equatable, Sendable {
     public static let maxDimension: UInt32 = 16384
 
     /// The checks every container makes on its header: a 2D ASTC 4×4 image of a sane size.
-    static func checkImage(internalFormat: UInt32, width: UInt32, height: UInt32, depth: UInt32, arrayElements: UInt32,
-                           faces: UInt32) throws(SnapshotFormatError) {
+    static func checkImage(
+        internalFormat: UInt32, width: UInt32, height: UInt32, depth: UInt32, arrayElements: UInt32,
+        faces: UInt32
+    ) throws(SnapshotFormatError) {
         guard width > 0, height > 0, depth == 0, arrayElements == 0, faces == 1 else { throw .notA2DImage }
         guard width <= maxDimension, height <= maxDimension else { throw .tooLarge(width: Int(width), height: Int(height)) }
         guard internalFormat == astc4x4RGBA else { throw .notASTC4x4(internalFormat) }

@@ -69,8 +69,10 @@ public struct Manifest: Codable, Equatable, Sendable {
         }
 
         /// Makes a campaign entry.
-        public init(id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, marker: Marker, snapshots: [Snapshot],
-                    priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil) {
+        public init(
+            id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, marker: Marker, snapshots: [Snapshot],
+            priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil
+        ) {
             self.id = id
             self.schedule = schedule
             self.grey = grey
@@ -162,8 +164,10 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var deflated: Int?
 
         /// Makes a snapshot entry.
-        public init(points: Size, scale: Int, pixels: Size, orientation: Orientation, appearance: Appearance,
-                    family: String, devices: [String], object: String, bytes: Int, deflated: Int? = nil) {
+        public init(
+            points: Size, scale: Int, pixels: Size, orientation: Orientation, appearance: Appearance,
+            family: String, devices: [String], object: String, bytes: Int, deflated: Int? = nil
+        ) {
             self.deflated = deflated
             self.family = family
             self.points = points
@@ -286,13 +290,16 @@ extension Manifest {
             if let end = campaign.schedule.end, end <= campaign.schedule.start { return "campaigns[\(c)].schedule ends before it starts" }
             for (s, snapshot) in campaign.snapshots.enumerated() {
                 let at = "campaigns[\(c)].snapshots[\(s)]"
-                guard (1...ReadLimits.snapshotBytes).contains(snapshot.bytes) else { return "\(at).bytes \(snapshot.bytes) is out of range 1...\(ReadLimits.snapshotBytes)" }
+                guard (1...ReadLimits.snapshotBytes).contains(snapshot.bytes) else {
+                    return "\(at).bytes \(snapshot.bytes) is out of range 1...\(ReadLimits.snapshotBytes)"
+                }
                 if let deflated = snapshot.deflated, !(1...ReadLimits.snapshotBytes).contains(deflated) {
                     return "\(at).deflated \(deflated) is out of range 1...\(ReadLimits.snapshotBytes)"
                 }
                 guard (1...4).contains(snapshot.scale) else { return "\(at).scale \(snapshot.scale) is out of range 1...4" }
                 guard side.contains(snapshot.pixels.width), side.contains(snapshot.pixels.height),
-                      side.contains(snapshot.points.width), side.contains(snapshot.points.height) else {
+                    side.contains(snapshot.points.width), side.contains(snapshot.points.height)
+                else {
                     return "\(at): a size beyond \(KTXFile.maxDimension) pixels on a side"
                 }
             }

@@ -17,7 +17,8 @@ public struct OSVersion: Equatable, Sendable, CustomStringConvertible {
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).compactMap { Int($0) }
         guard (1...3).contains(parts.count), parts.count == text.split(separator: ".", omittingEmptySubsequences: false).count,
-              parts.allSatisfy({ (0...999).contains($0) }) else { return nil }
+            parts.allSatisfy({ (0...999).contains($0) })
+        else { return nil }
         self.init(major: parts[0], minor: parts.count > 1 ? parts[1] : 0)
     }
 

@@ -14,10 +14,10 @@ public struct RGBAImage: Equatable, Sendable {
         let width = max(0, width), height = max(0, height)
         self.width = width
         self.height = height
-        var row = [UInt8]()
+        var row: [UInt8] = []
         row.reserveCapacity(width * 4)
         for _ in 0..<width { row.append(contentsOf: [fill.r, fill.g, fill.b, fill.a]) }
-        var pixels = [UInt8]()
+        var pixels: [UInt8] = []
         pixels.reserveCapacity(width * height * 4)
         for _ in 0..<height { pixels.append(contentsOf: row) }
         self.pixels = pixels

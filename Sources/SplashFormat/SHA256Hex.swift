@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -8,7 +9,7 @@ import Crypto
 /// SHA-256 of `data` as 64 lowercase hex digits: the name of a content-addressed object.
 public func sha256Hex(_ data: Data) -> String {
     let digits = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
+    var out: [UInt8] = []
     out.reserveCapacity(64)
     for byte in SHA256.hash(data: data) {
         out.append(digits[Int(byte >> 4)])

@@ -26,7 +26,9 @@ public enum ScheduleTime {
         guard minute <= 59 else { return .failure(.outOfRange("minute \(minute) is beyond 59")) }
         guard second <= 59 else { return .failure(.outOfRange("second \(second) is beyond 59 (leap seconds cannot be scheduled)")) }
         if let offsetHours = field(8), let offsetMinutes = field(9) {
-            guard offsetHours <= 14, offsetMinutes <= 59 else { return .failure(.outOfRange("offset \(offsetHours):\(String(format: "%02d", offsetMinutes)) is beyond ±14:00")) }
+            guard offsetHours <= 14, offsetMinutes <= 59 else {
+                return .failure(.outOfRange("offset \(offsetHours):\(String(format: "%02d", offsetMinutes)) is beyond ±14:00"))
+            }
         }
         guard let date = try? Date(text, strategy: .iso8601) else { return .failure(.format) }
         return .success(date)

@@ -47,14 +47,15 @@ public struct SnapshotSample: Sendable {
     public init(image: RGBAImage) {
         let side = 8
         let w = min(side, image.width), h = min(side, image.height)
-        var corner = [UInt8]()
+        var corner: [UInt8] = []
         corner.reserveCapacity(w * h * 4)
         for y in (image.height - h)..<image.height {
             let start = (y * image.width + image.width - w) * 4
             corner.append(contentsOf: image.pixels[start..<start + w * 4])
         }
-        self.init(width: image.width, height: image.height, corner: RGBAImage(width: w, height: h, pixels: corner),
-                  luma: Self.meanLuma(image))
+        self.init(
+            width: image.width, height: image.height, corner: RGBAImage(width: w, height: h, pixels: corner),
+            luma: Self.meanLuma(image))
     }
 
     /// Rec. 709 luma of sRGB-encoded values, 0…1: enough to tell light from dark, not a colour science.

@@ -42,16 +42,19 @@ public struct SandboxSimulator {
     }
 
     private func launchScreen(_ model: SpringBoardModel) throws -> LaunchScreen {
-        try LaunchScreen(campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model),
-                         interfaceStyle: model.interfaceStyle ?? .automatic)
+        try LaunchScreen(
+            campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model),
+            interfaceStyle: model.interfaceStyle ?? .automatic)
     }
 
     /// Installs the app afresh (an empty container), rendering and caching its launch screen.
     /// `zoomed` installs on the device's Display Zoom screen; `leftovers` names a campaign file whose
     /// render another library (LLDynamicLaunchScreen and the like) left behind as PNG bytes in the
     /// cache's `.ktx` names. A folder that holds anything but a sandbox this simulator made is refused.
-    public func install(launchScreen: URL, version: String, build: String, device: String, ios: String, zoomed: Bool = false,
-                        blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic) throws -> SpringBoardModel {
+    public func install(
+        launchScreen: URL, version: String, build: String, device: String, ios: String, zoomed: Bool = false,
+        blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic
+    ) throws -> SpringBoardModel {
         guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
         let device = zoomed ? try Self.zoomedDevice(of: device) : device
         let storyboard = try LaunchScreen(campaignAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle)
@@ -63,10 +66,11 @@ public struct SandboxSimulator {
         }
         try fm.createDirectory(at: container.appendingPathComponent("Library/Caches"), withIntermediateDirectories: true)
         try fm.createDirectory(at: container.appendingPathComponent("Documents"), withIntermediateDirectories: true)
-        var model = SpringBoardModel(bundleID: storyboard.campaign.app.bundleID, version: version, build: build,
-                                     launchScreen: launchScreen.standardizedFileURL.path, device: device, ios: ios,
-                                     appearance: .light, orientation: .portrait, blackRender: blackRender,
-                                     interfaceStyle: interfaceStyle == .automatic ? nil : interfaceStyle, variants: [:], launches: 0)
+        var model = SpringBoardModel(
+            bundleID: storyboard.campaign.app.bundleID, version: version, build: build,
+            launchScreen: launchScreen.standardizedFileURL.path, device: device, ios: ios,
+            appearance: .light, orientation: .portrait, blackRender: blackRender,
+            interfaceStyle: interfaceStyle == .automatic ? nil : interfaceStyle, variants: [:], launches: 0)
         try render(&model, storyboard: storyboard, only: nil)
         if let leftovers { try leaveLeftovers(of: leftovers, model: model) }
         try model.save(modelURL)
@@ -79,9 +83,10 @@ public struct SandboxSimulator {
     public func fetcher(from base: URL, trustedKey: Data?) throws -> BundleFetcher {
         let model = try model()
         guard let device = try DeviceCatalogue.bundled().device(named: model.device) else { throw SimulatorError.unknownDevice(model.device) }
-        var fetcher = BundleFetcher(base: base, folder: container.appendingPathComponent("Library/Application Support/splashgen/downloads"),
-                                    screen: Manifest.Size(width: device.points.width * device.scale, height: device.points.height * device.scale),
-                                    trustedKey: trustedKey, bundleID: model.bundleID)
+        var fetcher = BundleFetcher(
+            base: base, folder: container.appendingPathComponent("Library/Application Support/splashgen/downloads"),
+            screen: Manifest.Size(width: device.points.width * device.scale, height: device.points.height * device.scale),
+            trustedKey: trustedKey, bundleID: model.bundleID)
         // Before iOS 13 there is no dark mode: only light files are cached.
         fetcher.appearances = try os(model).major < 13 ? [.light] : (model.interfaceStyle ?? .automatic).appearances
         return fetcher
@@ -183,8 +188,9 @@ public struct SandboxSimulator {
         var report: ApplyReport?
         var refused: [String] = []
         if runApp, let bundle {
-            var applier = SnapshotApplier(container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                                          osVersion: try os(model), decoder: SnapshotDecoder(), clock: { now })
+            var applier = SnapshotApplier(
+                container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+                osVersion: try os(model), decoder: SnapshotDecoder(), clock: { now })
             applier.interfaceStyle = model.interfaceStyle ?? .automatic
             applier.appBundleID = model.bundleID
             if try os(model).major < 13 {
@@ -196,8 +202,9 @@ public struct SandboxSimulator {
                 report = try applier.apply()
             }
         }
-        return LaunchResult(file: shown.name, variant: variant, contentHash: sha256Hex(shown.data), image: shown.image,
-                            regenerated: regeneration, appReport: report, refusedWrites: refused)
+        return LaunchResult(
+            file: shown.name, variant: variant, contentHash: sha256Hex(shown.data), image: shown.image,
+            regenerated: regeneration, appReport: report, refusedWrites: refused)
     }
 
     /// The OS's check of a cached file: the extension picks the decoder (`.ktx` files holding PNG are

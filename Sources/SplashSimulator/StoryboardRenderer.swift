@@ -35,9 +35,10 @@ struct StoryboardRenderer {
         for layer in spec?.layers ?? [] where layer.orientation == nil || layer.orientation == variant.orientation {
             guard let image = art[layer.image] else { continue }
             let inset = layer.safeArea ? safe : Insets()
-            let region = Rect(x: inset.left + layer.margin, y: inset.top + layer.margin,
-                              width: Double(width) - inset.left - inset.right - 2 * layer.margin,
-                              height: Double(height) - inset.top - inset.bottom - 2 * layer.margin)
+            let region = Rect(
+                x: inset.left + layer.margin, y: inset.top + layer.margin,
+                width: Double(width) - inset.left - inset.right - 2 * layer.margin,
+                height: Double(height) - inset.top - inset.bottom - 2 * layer.margin)
             guard region.width > 0, region.height > 0, let frame = imageFrame(layer, image: image, in: region) else { continue }
             let pixels = Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale)
             if blackImages {
@@ -79,8 +80,9 @@ struct StoryboardRenderer {
             height = width / aspect
         }
         let anchor = layer.anchor.unit
-        return Rect(x: region.x + (region.width - width) * anchor.x, y: region.y + (region.height - height) * anchor.y,
-                    width: width, height: height)
+        return Rect(
+            x: region.x + (region.width - width) * anchor.x, y: region.y + (region.height - height) * anchor.y,
+            width: width, height: height)
     }
 
     /// Draws `image` scaled to `rect` (snapped to whole pixels, as Core Animation places image
@@ -96,10 +98,11 @@ struct StoryboardRenderer {
         let t0 = Float(top - y0) / Float(h), t1 = Float(bottom - y0) / Float(h)
         image.pixels.withUnsafeBufferPointer { input in
             scaled.withUnsafeMutableBufferPointer { output in
-                _ = stbir_resize_region(input.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 4),
-                                        output.baseAddress, Int32(right - left), Int32(bottom - top), Int32((right - left) * 4),
-                                        STBIR_TYPE_UINT8, 4, STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP, STBIR_EDGE_CLAMP,
-                                        STBIR_FILTER_TRIANGLE, STBIR_FILTER_TRIANGLE, STBIR_COLORSPACE_LINEAR, nil, s0, t0, s1, t1)
+                _ = stbir_resize_region(
+                    input.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 4),
+                    output.baseAddress, Int32(right - left), Int32(bottom - top), Int32((right - left) * 4),
+                    STBIR_TYPE_UINT8, 4, STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP, STBIR_EDGE_CLAMP,
+                    STBIR_FILTER_TRIANGLE, STBIR_FILTER_TRIANGLE, STBIR_COLORSPACE_LINEAR, nil, s0, t0, s1, t1)
             }
         }
         let rowWidth = right - left, canvasWidth = canvas.width

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import SplashApplier
 import SplashCore
 import SplashSimulator
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `make bench`, the path to the phone: the season in `campaigns/season.yaml` (whole catalogue)
 /// published and served by Debian's nginx on 127.0.0.1, fetched as an iPhone 15 does; the bytes on
@@ -20,16 +21,16 @@ func fetchFigures(outputRoot: URL) async throws {
     let prefix = temporaryFolder()
     let port = 20_000 + Int(getpid() % 20_000)
     let config = """
-    worker_processes 1; daemon off; pid \(prefix.path)/nginx.pid; error_log \(prefix.path)/error.log warn;
-    events { worker_connections 64; }
-    http {
-        log_format wire '$request_length $bytes_sent $status $request_uri';
-        access_log \(prefix.path)/access.log wire;
-        client_body_temp_path \(prefix.path)/body; proxy_temp_path \(prefix.path)/proxy; fastcgi_temp_path \(prefix.path)/fastcgi;
-        uwsgi_temp_path \(prefix.path)/uwsgi; scgi_temp_path \(prefix.path)/scgi;
-        server { listen 127.0.0.1:\(port); root \(served.path); include \(FileManager.default.currentDirectoryPath)/Examples/nginx/splashgen-tree.conf; }
-    }
-    """
+        worker_processes 1; daemon off; pid \(prefix.path)/nginx.pid; error_log \(prefix.path)/error.log warn;
+        events { worker_connections 64; }
+        http {
+            log_format wire '$request_length $bytes_sent $status $request_uri';
+            access_log \(prefix.path)/access.log wire;
+            client_body_temp_path \(prefix.path)/body; proxy_temp_path \(prefix.path)/proxy; fastcgi_temp_path \(prefix.path)/fastcgi;
+            uwsgi_temp_path \(prefix.path)/uwsgi; scgi_temp_path \(prefix.path)/scgi;
+            server { listen 127.0.0.1:\(port); root \(served.path); include \(FileManager.default.currentDirectoryPath)/Examples/nginx/splashgen-tree.conf; }
+        }
+        """
     try config.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
     let nginx = Process()
     nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
@@ -61,14 +62,15 @@ func fetchFigures(outputRoot: URL) async throws {
     let again = try await fetcher.fetch()
     let secondWire = wire()
     let objects = first.bytesReceived
-    print("""
+    print(
+        """
 
-    fetch, iPhone 15 (1179x2556) from the published campaigns/season.yaml, nginx on 127.0.0.1:
-      published           \(published.screens) screen slices, \(published.objects) objects (\(megabytes(published.rawBytes)) raw, \(megabytes(published.deflatedBytes)) deflated), manifest \(published.manifestBytes / 1000) KB
-      first fetch         \(firstWire.requests) requests, \(first.objectsDownloaded) objects; bodies \(objects / 1000) KB; on the wire \(firstWire.bytes / 1000) KB with headers (goal <= 250 KB)
-      nothing new         \(again.notModified ? "one \(secondWire.statuses.last ?? "?")" : "NOT a 304"), \(secondWire.bytes - firstWire.bytes) bytes on the wire (goal <= 2 KB)
-      fetch + apply       \(seconds(applied - start)) wall (fetch \(seconds(fetched - start)), apply \(seconds(applied - fetched)); the app showed \(launch.appReport?.campaign ?? "nothing") from the next launch)
-    """)
+        fetch, iPhone 15 (1179x2556) from the published campaigns/season.yaml, nginx on 127.0.0.1:
+          published           \(published.screens) screen slices, \(published.objects) objects (\(megabytes(published.rawBytes)) raw, \(megabytes(published.deflatedBytes)) deflated), manifest \(published.manifestBytes / 1000) KB
+          first fetch         \(firstWire.requests) requests, \(first.objectsDownloaded) objects; bodies \(objects / 1000) KB; on the wire \(firstWire.bytes / 1000) KB with headers (goal <= 250 KB)
+          nothing new         \(again.notModified ? "one \(secondWire.statuses.last ?? "?")" : "NOT a 304"), \(secondWire.bytes - firstWire.bytes) bytes on the wire (goal <= 2 KB)
+          fetch + apply       \(seconds(applied - start)) wall (fetch \(seconds(fetched - start)), apply \(seconds(applied - fetched)); the app showed \(launch.appReport?.campaign ?? "nothing") from the next launch)
+        """)
 }
 
 /// ``fetchFigures(outputRoot:)`` from the bench's synchronous top level.

@@ -28,7 +28,9 @@ func floorFigures(_ campaign: Campaign) throws {
         if let hash = artwork.items[path]?.contentHash { art[hash] = image }
     }
     var recipes: [String: RenderRecipe] = [:]
-    for snapshot in try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator) { recipes[snapshot.recipe.key] = snapshot.recipe }
+    for snapshot in try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator) {
+        recipes[snapshot.recipe.key] = snapshot.recipe
+    }
     let work = temporaryFolder()
     defer { try? FileManager.default.removeItem(at: work) }
     var pngs: [URL] = []
@@ -41,17 +43,20 @@ func floorFigures(_ campaign: Campaign) throws {
     for _ in 0..<2 {
         let start = clock.now
         for png in pngs {
-            try run("astcenc", ["-cl", png.path, png.deletingPathExtension().appendingPathExtension("astc").path, "4x4", "-\(campaign.astcQuality.rawValue)", "-silent"])
+            try run(
+                "astcenc",
+                ["-cl", png.path, png.deletingPathExtension().appendingPathExtension("astc").path, "4x4", "-\(campaign.astcQuality.rawValue)", "-silent"])
         }
         floors.append(clock.now - start)
     }
     let floor = floors.min()!
     let t = build.times
-    print("""
+    print(
+        """
 
-    cold KTX build against its floor (\(pngs.count) unique images, ASTC 4x4 \(campaign.astcQuality.rawValue), best of 2 each)
-      splashgen build     \(seconds(build.wall)) wall, \(build.objects) objects (cpu: art \(seconds(t.decode)), resample \(seconds(t.resample)), encode \(seconds(t.encode)), hash \(seconds(t.hash)), write \(seconds(t.write)))
-      astcenc -cl floor   \(seconds(floor)) wall (the same images as PNG, one astcenc run each)
-      build / floor       \(String(format: "%.2f", build.wall / floor))x (goal: at most 1.15x)
-    """)
+        cold KTX build against its floor (\(pngs.count) unique images, ASTC 4x4 \(campaign.astcQuality.rawValue), best of 2 each)
+          splashgen build     \(seconds(build.wall)) wall, \(build.objects) objects (cpu: art \(seconds(t.decode)), resample \(seconds(t.resample)), encode \(seconds(t.encode)), hash \(seconds(t.hash)), write \(seconds(t.write)))
+          astcenc -cl floor   \(seconds(floor)) wall (the same images as PNG, one astcenc run each)
+          build / floor       \(String(format: "%.2f", build.wall / floor))x (goal: at most 1.15x)
+        """)
 }

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import SplashApplier
 import SplashCore
 import SplashSimulator
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // `make bench`: splashgen's build of campaigns/double11.yaml over the whole catalogue in both
 // encodings, stage by stage, against the pipeline a user would otherwise script (ImageMagick for
@@ -17,8 +18,9 @@ let arguments = CommandLine.arguments.dropFirst()
 func imagePeakMemory() -> Int {
     #if os(Linux)
     if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-       let kilobytes = Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") {
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kilobytes = Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "")
+    {
         return kilobytes * 1024
     }
     #endif
@@ -29,8 +31,9 @@ func imagePeakMemory() -> Int {
 func residentMemory() -> Int {
     #if os(Linux)
     if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-       let kilobytes = Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") {
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "")
+    {
         return kilobytes * 1024
     }
     #endif
@@ -42,8 +45,9 @@ func residentMemory() -> Int {
 if arguments.first == "--probe-apply", arguments.count == 4 {
     let values = Array(arguments.dropFirst())
     let now = try Date(values[2], strategy: .iso8601)
-    let applier = SnapshotApplier(container: URL(fileURLWithPath: values[0]), bundle: URL(fileURLWithPath: values[1]), appVersion: "5.2",
-                                  appBuild: "100", osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+    let applier = SnapshotApplier(
+        container: URL(fileURLWithPath: values[0]), bundle: URL(fileURLWithPath: values[1]), appVersion: "5.2",
+        appBuild: "100", osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
     // Warm up on a copy first, so one-time costs (libraries, ICU's date data, astcenc's tables,
     // the allocator's arenas) are in the baseline and only the apply's own memory is measured.
     let warmup = URL(fileURLWithPath: values[0] + "-warmup")
@@ -116,7 +120,9 @@ func run(_ tool: String, _ args: [String]) throws -> Int32 {
 let catalogue = try DeviceCatalogue.bundled()
 let campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: URL(fileURLWithPath: campaignPath), displayPath: campaignPath)
 let snapshotCount = campaign.screens.count * campaign.orientations.count * campaign.renderedAppearances.count
-print("splashbench: \(campaignPath), \(campaign.screens.count) screen sizes x \(campaign.orientations.count) orientations x \(campaign.renderedAppearances.count) appearances = \(snapshotCount) snapshots, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print(
+    "splashbench: \(campaignPath), \(campaign.screens.count) screen sizes x \(campaign.orientations.count) orientations x \(campaign.renderedAppearances.count) appearances = \(snapshotCount) snapshots, \(ProcessInfo.processInfo.activeProcessorCount) cores"
+)
 
 // `--floor-only`: only the cold build against the astcenc floor.
 if arguments.contains("--floor-only") {
@@ -141,20 +147,21 @@ for encoding in SnapshotEncoding.allCases where !applierOnly {
     if encoding == .ktx { splashgenWall = cold.times.total }
     let label = encoding == .ktx ? "ktx (KTX 1.1, ASTC 4x4 \(variant.astcQuality.rawValue))" : "png (PNG bytes, libpng)"
     let t = cold.times
-    print("""
+    print(
+        """
 
-    encoding \(label)
-      stages (each summed over its worker threads)
-        decode    \(seconds(t.decode))   (read, check and decode art; plan)
-        resample  \(seconds(t.resample))   (compose: stb_image_resize, blend, grey, marker)
-        encode    \(seconds(t.encode))
-        hash      \(seconds(t.hash))   (SHA-256)
-        write     \(seconds(t.write))   (cache, bundle, manifest, move into place)
-      total wall time     \(seconds(t.total))
-      unique objects      \(cold.uniqueObjects), \(megabytes(cold.bytes))
-      unchanged rebuild   \(seconds(warmWall)) (\(warm.reused) reused, \(warm.rendered) rendered)
-      peak memory         \(megabytes(peak)) (process peak after this build)
-    """)
+        encoding \(label)
+          stages (each summed over its worker threads)
+            decode    \(seconds(t.decode))   (read, check and decode art; plan)
+            resample  \(seconds(t.resample))   (compose: stb_image_resize, blend, grey, marker)
+            encode    \(seconds(t.encode))
+            hash      \(seconds(t.hash))   (SHA-256)
+            write     \(seconds(t.write))   (cache, bundle, manifest, move into place)
+          total wall time     \(seconds(t.total))
+          unique objects      \(cold.uniqueObjects), \(megabytes(cold.bytes))
+          unchanged rebuild   \(seconds(warmWall)) (\(warm.reused) reused, \(warm.rendered) rendered)
+          peak memory         \(megabytes(peak)) (process peak after this build)
+        """)
 }
 
 if !applierOnly { try floorFigures(campaign) }
@@ -165,12 +172,14 @@ do {
     phone.screens = DeviceCatalogue.screens(of: [catalogue.device(named: "iPhone 15")!])
     let bundle = try BundleBuilder(outputRoot: temporaryFolder()).build(phone).bundle
     let installed = temporaryFolder().appendingPathComponent("sandbox")
-    _ = try SandboxSimulator(root: installed).install(launchScreen: URL(fileURLWithPath: "campaigns/default.yaml"),
-                                                       version: "5.2", build: "100", device: "iPhone 15", ios: "17.0")
+    _ = try SandboxSimulator(root: installed).install(
+        launchScreen: URL(fileURLWithPath: "campaigns/default.yaml"),
+        version: "5.2", build: "100", device: "iPhone 15", ios: "17.0")
     let before = phone.schedule.start.addingTimeInterval(-3600), during = phone.schedule.start.addingTimeInterval(3600)
     func applier(_ root: URL, _ now: Date) -> SnapshotApplier {
-        SnapshotApplier(container: root.appendingPathComponent("container"), bundle: bundle, appVersion: "5.2", appBuild: "100",
-                        osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+        SnapshotApplier(
+            container: root.appendingPathComponent("container"), bundle: bundle, appVersion: "5.2", appBuild: "100",
+            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
     }
     func copyOfInstalled() throws -> URL {
         let copy = temporaryFolder().appendingPathComponent("sandbox")
@@ -242,17 +251,18 @@ do {
     let swapPeak = try probePeak(classified, at: during).first.flatMap { Int($0) } ?? -1
     let largest = manifest.campaigns[0].snapshots.map(\.bytes).max() ?? 0
     let sorted = noOps.sorted()
-    print("""
+    print(
+        """
 
-    applier (iPhone 15 container, 4 cached snapshots, \(megabytes(manifest.campaigns[0].snapshots.reduce(0) { $0 + $1.bytes })) of objects)
-      no-op launch        median \(seconds(median(noOps))), 90th percentile \(seconds(sorted[sorted.count * 9 / 10])) over \(noOps.count) runs
-      first run           median \(seconds(median(firstRuns))) (classify 4 ATX files as iOS 17 caches them, back them up)
-      campaign swap       median \(seconds(median(swaps))) (verify 4 objects, write, fsync, rename, record)
-      copy + fsync        median \(seconds(median(copies))) (the same 4 objects, plain)
-      swap / copy         \(String(format: "%.2f", median(swaps) / median(copies)))x
-      apply peak memory   +\(megabytes(applyPeak)) over what is resident after a warm-up apply, for a first apply swapping \(probeReplaced) files (largest object \(megabytes(largest))): \(String(format: "%.2f", Double(applyPeak) / Double(max(1, largest))))x [probe said: \(probeAnswer.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines))]
-                          classification alone +\(megabytes(classifyPeak)) (\(String(format: "%.2f", Double(classifyPeak) / Double(max(1, largest))))x), swap alone on a classified container +\(megabytes(swapPeak)) (\(String(format: "%.2f", Double(swapPeak) / Double(max(1, largest))))x)
-    """)
+        applier (iPhone 15 container, 4 cached snapshots, \(megabytes(manifest.campaigns[0].snapshots.reduce(0) { $0 + $1.bytes })) of objects)
+          no-op launch        median \(seconds(median(noOps))), 90th percentile \(seconds(sorted[sorted.count * 9 / 10])) over \(noOps.count) runs
+          first run           median \(seconds(median(firstRuns))) (classify 4 ATX files as iOS 17 caches them, back them up)
+          campaign swap       median \(seconds(median(swaps))) (verify 4 objects, write, fsync, rename, record)
+          copy + fsync        median \(seconds(median(copies))) (the same 4 objects, plain)
+          swap / copy         \(String(format: "%.2f", median(swaps) / median(copies)))x
+          apply peak memory   +\(megabytes(applyPeak)) over what is resident after a warm-up apply, for a first apply swapping \(probeReplaced) files (largest object \(megabytes(largest))): \(String(format: "%.2f", Double(applyPeak) / Double(max(1, largest))))x [probe said: \(probeAnswer.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines))]
+                              classification alone +\(megabytes(classifyPeak)) (\(String(format: "%.2f", Double(classifyPeak) / Double(max(1, largest))))x), swap alone on a classified container +\(megabytes(swapPeak)) (\(String(format: "%.2f", Double(swapPeak) / Double(max(1, largest))))x)
+        """)
 }
 
 // LZFSE as the OS's ATX files carry it: every unique double11 object's ASTC blocks, compressed by
@@ -280,23 +290,23 @@ if let ktxBundle {
     let repeats = 3
     // The reference: compress each .raw into .ref, then time its decoder on both kinds of stream.
     let script = """
-    import glob, json, os, sys, time
-    import liblzfse
-    folder, repeats = sys.argv[1], int(sys.argv[2])
-    refBytes = 0
-    for raw in sorted(glob.glob(os.path.join(folder, "*.raw"))):
-        data = liblzfse.compress(open(raw, "rb").read())
-        refBytes += len(data)
-        open(raw[:-4] + ".ref", "wb").write(data)
-    times = {}
-    for kind in ("ours", "ref"):
-        streams = [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(folder, "*." + kind)))]
-        start = time.perf_counter()
-        for _ in range(repeats):
-            for s in streams: liblzfse.decompress(s)
-        times[kind] = (time.perf_counter() - start) / repeats
-    print(json.dumps({"refBytes": refBytes, "ours": times["ours"], "ref": times["ref"]}))
-    """
+        import glob, json, os, sys, time
+        import liblzfse
+        folder, repeats = sys.argv[1], int(sys.argv[2])
+        refBytes = 0
+        for raw in sorted(glob.glob(os.path.join(folder, "*.raw"))):
+            data = liblzfse.compress(open(raw, "rb").read())
+            refBytes += len(data)
+            open(raw[:-4] + ".ref", "wb").write(data)
+        times = {}
+        for kind in ("ours", "ref"):
+            streams = [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(folder, "*." + kind)))]
+            start = time.perf_counter()
+            for _ in range(repeats):
+                for s in streams: liblzfse.decompress(s)
+            times[kind] = (time.perf_counter() - start) / repeats
+        print(json.dumps({"refBytes": refBytes, "ours": times["ours"], "ref": times["ref"]}))
+        """
     let python = Process()
     python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     python.arguments = ["python3", "-c", script, streams.path, "\(repeats)"]
@@ -329,24 +339,28 @@ if let ktxBundle {
     func rate(_ s: Double) -> String { String(format: "%.0f MB/s", Double(rawBytes) / 1_000_000 / s) }
     let oursDecode = try decodeAll("ours")
     let refDecode = try decodeAll("ref")
-    print("""
+    print(
+        """
 
-    LZFSE on the \(objects.count) unique double11 objects' ASTC blocks (\(megabytes(rawBytes)) raw), \(repeats) passes
-      splashgen encoder   \(megabytes(oursBytes)) (\(String(format: "%.1f", Double(rawBytes) / Double(max(1, oursBytes))))x), \(seconds(encodeTime))
-    """)
-    if let reference, let refDecode, let oursDecode {
-        print("""
-          reference encoder   \(megabytes(reference.refBytes)) (\(String(format: "%.1f", Double(rawBytes) / Double(max(1, reference.refBytes))))x)
-          decode, reference streams   splashgen \(rate(refDecode)), reference \(rate(reference.ref)): \(String(format: "%.2f", (refDecode / .seconds(1)) / reference.ref))x the reference's time
-          decode, splashgen streams   splashgen \(rate(oursDecode)), reference \(rate(reference.ours)): \(String(format: "%.2f", (oursDecode / .seconds(1)) / reference.ours))x the reference's time
+        LZFSE on the \(objects.count) unique double11 objects' ASTC blocks (\(megabytes(rawBytes)) raw), \(repeats) passes
+          splashgen encoder   \(megabytes(oursBytes)) (\(String(format: "%.1f", Double(rawBytes) / Double(max(1, oursBytes))))x), \(seconds(encodeTime))
         """)
+    if let reference, let refDecode, let oursDecode {
+        print(
+            """
+              reference encoder   \(megabytes(reference.refBytes)) (\(String(format: "%.1f", Double(rawBytes) / Double(max(1, reference.refBytes))))x)
+              decode, reference streams   splashgen \(rate(refDecode)), reference \(rate(reference.ref)): \(String(format: "%.2f", (refDecode / .seconds(1)) / reference.ref))x the reference's time
+              decode, splashgen streams   splashgen \(rate(oursDecode)), reference \(rate(reference.ours)): \(String(format: "%.2f", (oursDecode / .seconds(1)) / reference.ours))x the reference's time
+            """)
     } else {
         if let oursDecode { print("  decode, splashgen streams   splashgen \(rate(oursDecode))") }
         print("  reference: python3 with pyliblzfse is not installed (make bench-deps installs it)")
     }
 
     // One iPhone 15 portrait light snapshot as iOS 17 caches it.
-    if let snapshot = manifest.campaigns[0].snapshots.first(where: { $0.devices.contains("iPhone 15") && $0.orientation == .portrait && $0.appearance == .light }) {
+    if let snapshot = manifest.campaigns[0].snapshots.first(where: {
+        $0.devices.contains("iPhone 15") && $0.orientation == .portrait && $0.appearance == .light
+    }) {
         let (width, height, blocks) = try SnapshotHeader.astcBlocks(of: Data(contentsOf: ktxBundle.appendingPathComponent("objects/" + snapshot.object)))
         let atx = ATXFile(astc4x4Width: width, height: height, blocks: blocks).serialized()
         let codec = try ASTCCodec(decodeOnly: ())
@@ -360,9 +374,10 @@ if let ktxBundle {
             astcOnly.append(clock.now - start)
         }
         let medianWhole = whole.sorted()[4], medianASTC = astcOnly.sorted()[4]
-        print("""
-          iPhone 15 ATX snapshot (\(width)x\(height), \(atx.count) bytes): LZFSE + ASTC decode \(seconds(medianWhole)), astcenc alone on the raw blocks \(seconds(medianASTC)): \(String(format: "%.2f", medianWhole / medianASTC))x
-        """)
+        print(
+            """
+              iPhone 15 ATX snapshot (\(width)x\(height), \(atx.count) bytes): LZFSE + ASTC decode \(seconds(medianWhole)), astcenc alone on the raw blocks \(seconds(medianASTC)): \(String(format: "%.2f", medianWhole / medianASTC))x
+            """)
     }
 }
 
@@ -384,9 +399,11 @@ for (index, snapshot) in planned.enumerated() {
     let recipe = snapshot.recipe
     var args = ["-size", "\(recipe.width)x\(recipe.height)", "xc:\(recipe.background)"]
     for placement in recipe.placements {
-        args += ["(", campaign.baseDirectory.appendingPathComponent(placement.image).path,
-                 "-colorspace", "RGB", "-resize", "\(placement.width)x\(placement.height)!", "-colorspace", "sRGB", ")",
-                 "-geometry", String(format: "%+d%+d", placement.x, placement.y), "-composite"]
+        args += [
+            "(", campaign.baseDirectory.appendingPathComponent(placement.image).path,
+            "-colorspace", "RGB", "-resize", "\(placement.width)x\(placement.height)!", "-colorspace", "sRGB", ")",
+            "-geometry", String(format: "%+d%+d", placement.x, placement.y), "-composite",
+        ]
     }
     if recipe.grey { args += ["-colorspace", "Gray", "-colorspace", "sRGB"] }
     let m = recipe.markerSize
@@ -403,9 +420,10 @@ for (index, snapshot) in planned.enumerated() {
 if isatty(STDERR_FILENO) != 0 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
 let pipelineWall = clock.now - pipelineStart
 let ratio = pipelineWall / splashgenWall
-print("""
-  convert             \(seconds(convertTime))
-  astcenc             \(seconds(astcTime))
-  total wall time     \(seconds(pipelineWall)) for \(planned.count) snapshots
-  splashgen (ktx)     \(seconds(splashgenWall)): \(String(format: "%.1f", ratio))x faster
-""")
+print(
+    """
+      convert             \(seconds(convertTime))
+      astcenc             \(seconds(astcTime))
+      total wall time     \(seconds(pipelineWall)) for \(planned.count) snapshots
+      splashgen (ktx)     \(seconds(splashgenWall)): \(String(format: "%.1f", ratio))x faster
+    """)

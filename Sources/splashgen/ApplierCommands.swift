@@ -40,9 +40,10 @@ struct ApplierOptions: ParsableArguments {
     func applier() throws -> SnapshotApplier {
         let date = now.flatMap(ScheduleTime.date) ?? Date()
         let (version, build) = try app.required()
-        var applier = SnapshotApplier(container: URL(fileURLWithPath: container), bundle: bundle.map { URL(fileURLWithPath: $0) },
-                                      appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(),
-                                      clock: { date })
+        var applier = SnapshotApplier(
+            container: URL(fileURLWithPath: container), bundle: bundle.map { URL(fileURLWithPath: $0) },
+            appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(),
+            clock: { date })
         applier.trustedKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) }
         applier.interfaceStyle = interfaceStyle.style
         applier.appBundleID = bundleId
@@ -168,7 +169,8 @@ enum ReportText {
 
     static func text(_ report: ApplyReport) -> String {
         guard let folder = report.folder else {
-            return (["no launch snapshots cached yet (the app has not been launched since install)"]
+            return
+                (["no launch snapshots cached yet (the app has not been launched since install)"]
                 + report.problems.map { "problem \($0.code.rawValue): \($0)" }).joined(separator: "\n")
         }
         var lines = ["folder     \(folder)"]

@@ -9,10 +9,10 @@ struct BuildCommand: ParsableCommand {
         commandName: "build",
         abstract: "Render every device × orientation × appearance of a campaign (or a season of campaigns) into Output/<name>/.",
         discussion: """
-        Each file given is a bundle of its own: a campaign file, or a season file (schema, name, and \
-        campaigns: a list of campaign files) whose campaigns share one bundle. With --bundle, all the \
-        campaign files given go into one bundle of that name instead.
-        """)
+            Each file given is a bundle of its own: a campaign file, or a season file (schema, name, and \
+            campaigns: a list of campaign files) whose campaigns share one bundle. With --bundle, all the \
+            campaign files given go into one bundle of that name instead.
+            """)
 
     @Argument(help: "Campaign or season YAML files.")
     var campaigns: [String]
@@ -51,9 +51,14 @@ struct BuildCommand: ParsableCommand {
         builder.strict = strict
         let inputs: [(path: String, load: () throws -> Season)]
         if let bundle {
-            inputs = [(campaigns.joined(separator: " "), {
-                try loader.load(campaigns.map { (URL(fileURLWithPath: $0), $0) }, name: bundle)
-            })]
+            inputs = [
+                (
+                    campaigns.joined(separator: " "),
+                    {
+                        try loader.load(campaigns.map { (URL(fileURLWithPath: $0), $0) }, name: bundle)
+                    }
+                )
+            ]
         } else {
             inputs = campaigns.map { path in (path, { try loader.load(contentsOf: URL(fileURLWithPath: path), displayPath: path) }) }
         }
@@ -78,17 +83,24 @@ struct BuildCommand: ParsableCommand {
         var lines = ["\(season.name): wrote \(output)/\(season.name)/", "  app        \(report.manifest.app.bundleID)"]
         for campaign in season.campaigns {
             let label = season.campaigns.count == 1 ? "" : "\(campaign.name): "
-            let versions = campaign.app.minVersion == nil && campaign.app.maxVersion == nil ? "all versions"
+            let versions =
+                campaign.app.minVersion == nil && campaign.app.maxVersion == nil
+                ? "all versions"
                 : "versions \(campaign.app.minVersion ?? "any") to \(campaign.app.maxVersion ?? "any")"
             let encoding = campaign.encoding == .ktx ? "ktx (KTX 1.1, ASTC 4x4, \(campaign.astcQuality.rawValue))" : "png (PNG bytes in .ktx files)"
             let zone = campaign.scheduleTimeZone
             let end = campaign.schedule.end.map { ScheduleTime.format($0, in: zone) } ?? "no end"
-            lines.append("  \(season.campaigns.count == 1 ? "schedule " : "campaign ")  \(label)\(ScheduleTime.format(campaign.schedule.start, in: zone)) → \(end), priority \(campaign.priority), \(versions)")
-            lines.append("  look       \(label)\(campaign.renderedAppearances.map(\.rawValue).joined(separator: " + ")), \(campaign.orientations.map(\.rawValue).joined(separator: " + "))\(campaign.grey ? ", grey" : "")")
+            lines.append(
+                "  \(season.campaigns.count == 1 ? "schedule " : "campaign ")  \(label)\(ScheduleTime.format(campaign.schedule.start, in: zone)) → \(end), priority \(campaign.priority), \(versions)"
+            )
+            lines.append(
+                "  look       \(label)\(campaign.renderedAppearances.map(\.rawValue).joined(separator: " + ")), \(campaign.orientations.map(\.rawValue).joined(separator: " + "))\(campaign.grey ? ", grey" : "")"
+            )
             lines.append("  encoding   \(label)\(encoding)")
         }
         lines.append("  snapshots  \(report.snapshots) (\(families.joined(separator: ", "))) for \(screens) screen sizes")
-        lines.append("  objects    \(report.uniqueObjects) unique, \(Console.bytes(report.bytes)); \(report.rendered) rendered, \(report.reused) reused from cache")
+        lines.append(
+            "  objects    \(report.uniqueObjects) unique, \(Console.bytes(report.bytes)); \(report.rendered) rendered, \(report.reused) reused from cache")
         lines.append("  time       \(Console.seconds(report.times.total))")
         return lines.joined(separator: "\n")
     }

@@ -37,10 +37,14 @@ struct DevicesCommand: ParsableCommand {
             let size = "\(p.width)x\(p.height)".padding(toLength: 12, withPad: " ", startingAt: 0)
             let pixels = "\(px.width)x\(px.height)".padding(toLength: 12, withPad: " ", startingAt: 0)
             let safe = [inset.top, inset.left, inset.bottom, inset.right].map { String(format: "%g", $0) }.joined(separator: " ")
-            print("\(size)@\(screen.scale)     \(pixels)\(safe.padding(toLength: 31, withPad: " ", startingAt: 0))\(screen.devices.map(\.name).joined(separator: ", "))")
+            print(
+                "\(size)@\(screen.scale)     \(pixels)\(safe.padding(toLength: 31, withPad: " ", startingAt: 0))\(screen.devices.map(\.name).joined(separator: ", "))"
+            )
         }
         let zoomed = screens.flatMap(\.devices).filter(\.isZoomed).count
-        print("\(screens.reduce(0) { $0 + $1.devices.count }) devices (\(zoomed) of them Display Zoom screens, marked \"(Display Zoom)\"; sources in devices.json), \(screens.count) screen sizes")
+        print(
+            "\(screens.reduce(0) { $0 + $1.devices.count }) devices (\(zoomed) of them Display Zoom screens, marked \"(Display Zoom)\"; sources in devices.json), \(screens.count) screen sizes"
+        )
     }
 
     /// The screens as sorted-key JSON: what the table shows, one object a screen size.
@@ -54,8 +58,11 @@ struct DevicesCommand: ParsableCommand {
             var devices: [String]
             private enum CodingKeys: String, CodingKey { case points, scale, pixels, family, safeArea = "safe_area", devices }
         }
-        let entries = screens.map { Entry(points: $0.points, scale: $0.scale, pixels: $0.pixels(.portrait), family: $0.family.rawValue,
-                                          safeArea: $0.safeArea, devices: $0.devices.map(\.name)) }
+        let entries = screens.map {
+            Entry(
+                points: $0.points, scale: $0.scale, pixels: $0.pixels(.portrait), family: $0.family.rawValue,
+                safeArea: $0.safeArea, devices: $0.devices.map(\.name))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return (try? encoder.encode(entries)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"

@@ -9,23 +9,28 @@ struct PublishCommand: ParsableCommand {
         commandName: "publish",
         abstract: "Write a bundle as the signed static tree a CDN serves: manifest, one slice per screen, objects raw and deflated.",
         discussion: """
-        Serve manifest.json, screens/* and their .sig files with a short cache that revalidates \
-        (Cache-Control: no-cache, with the ETag a static server sends), and objects/* as immutable \
-        (Cache-Control: public, max-age=31536000, immutable). Upload objects/ first and the rest after.
-        """)
+            Serve manifest.json, screens/* and their .sig files with a short cache that revalidates \
+            (Cache-Control: no-cache, with the ETag a static server sends), and objects/* as immutable \
+            (Cache-Control: public, max-age=31536000, immutable). Upload objects/ first and the rest after.
+            """)
 
     @Argument(help: "The bundle folder or archive.") var bundle: String
     @Option(name: [.short, .customLong("output")], help: "The tree to write into (created, or updated in place).") var output: String
     @Option(help: "The private key file from keygen.") var key: String
-    @Option(help: "The serial to publish (default: one more than the tree at --output holds, so publish into a copy of the live tree); refused when not greater.") var serial: Int?
+    @Option(
+        help: "The serial to publish (default: one more than the tree at --output holds, so publish into a copy of the live tree); refused when not greater.")
+    var serial: Int?
 
     func run() throws {
         do {
             let privateKey = try String(contentsOfFile: key, encoding: .utf8)
-            let report = try Publisher.publish(bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
-                                               privateKey: privateKey, serial: serial)
+            let report = try Publisher.publish(
+                bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
+                privateKey: privateKey, serial: serial)
             let withdrawn = report.withdrawnScreens == 0 ? "" : " (and \(report.withdrawnScreens) withdrawn)"
-            print("\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed")
+            print(
+                "\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed"
+            )
         } catch {
             throw Console.fail(error, context: bundle)
         }
@@ -100,10 +105,14 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     static func describe(_ report: FetchReport) -> String {
-        let what = report.notModified ? "nothing new (serial \(report.serial.map(String.init) ?? "none"))"
+        let what =
+            report.notModified
+            ? "nothing new (serial \(report.serial.map(String.init) ?? "none"))"
             : "installed serial \(report.serial.map(String.init) ?? "none"): \(report.campaigns.joined(separator: ", "))"
-        var lines = ["\(report.installed.path): \(what)",
-                     "  \(report.objectsDownloaded) objects downloaded, \(report.objectsKept) kept; \(report.requests) requests (\(report.retries) retries), \(Console.bytes(report.bytesReceived)) received; \(report.notModified ? "the installed bundle is kept" : report.signatureChecked ? "signature valid" : "signature not checked (no --key)")"]
+        var lines = [
+            "\(report.installed.path): \(what)",
+            "  \(report.objectsDownloaded) objects downloaded, \(report.objectsKept) kept; \(report.requests) requests (\(report.retries) retries), \(Console.bytes(report.bytesReceived)) received; \(report.notModified ? "the installed bundle is kept" : report.signatureChecked ? "signature valid" : "signature not checked (no --key)")",
+        ]
         if !report.campaignsWithoutThisScreen.isEmpty {
             lines.append("  warning: no snapshot of this screen in \(report.campaignsWithoutThisScreen.joined(separator: ", "))")
         }

@@ -51,7 +51,8 @@ struct PackCommand: ParsableCommand {
 
     @Argument(help: "The bundle folder.") var bundle: String
     @Option(name: [.short, .customLong("output")], help: "The archive to write (without it, --device only prints the slice).") var output: String?
-    @Option(help: "Only this screen: a device name from the manifest, or a pixel size such as 1179x2556.", completion: .custom(Splashgen.deviceNames)) var device: String?
+    @Option(help: "Only this screen: a device name from the manifest, or a pixel size such as 1179x2556.", completion: .custom(Splashgen.deviceNames))
+    var device: String?
     @Option(help: "Sign the (possibly sliced) manifest with this private key file (from keygen).") var key: String?
     /// The first release's spelling of `--key`.
     @Option(help: .hidden) var sign: String?
@@ -73,11 +74,14 @@ struct PackCommand: ParsableCommand {
                 let manifest = try Manifest.decode(from: contents.manifest)
                 print("slice for \(device): manifest \(Console.bytes(contents.manifest.count))\(contents.signature != nil ? " + signature" : "")")
                 for snapshot in manifest.campaigns.flatMap(\.snapshots) {
-                    print("  objects/\(snapshot.object)  \(snapshot.pixels.width)x\(snapshot.pixels.height) \(snapshot.orientation.rawValue) \(snapshot.appearance.rawValue)  \(Console.bytes(snapshot.bytes))")
+                    print(
+                        "  objects/\(snapshot.object)  \(snapshot.pixels.width)x\(snapshot.pixels.height) \(snapshot.orientation.rawValue) \(snapshot.appearance.rawValue)  \(Console.bytes(snapshot.bytes))"
+                    )
                 }
             }
-            print("\(contents.objects.count) objects; \(Console.bytes(raw)) to download as files, \(Console.bytes(packed)) as a ZIP (deflate)" +
-                  (output.map { "; wrote \($0)" } ?? ""))
+            print(
+                "\(contents.objects.count) objects; \(Console.bytes(raw)) to download as files, \(Console.bytes(packed)) as a ZIP (deflate)"
+                    + (output.map { "; wrote \($0)" } ?? ""))
         } catch {
             throw Console.fail(error, context: bundle)
         }
@@ -152,12 +156,14 @@ struct PreviewCommand: ParsableCommand {
             var url = URL(fileURLWithPath: source)
             if ["yaml", "yml"].contains(url.pathExtension) {
                 let season = try SeasonLoader(catalogue: catalogue).load(contentsOf: url, displayPath: source)
-                url = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(season, progress: Console.progress("\(season.name): rendering")).bundle
+                url = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(season, progress: Console.progress("\(season.name): rendering"))
+                    .bundle
             }
             let page = URL(fileURLWithPath: output).pathExtension.lowercased() == "html"
             let options = ContactSheet.Options(scale: device == nil ? ContactSheet.scale : 1, overlays: !noOverlays, device: device, pointImages: page)
-            let sheet = try ContactSheet.render(try BundleFiles(url), font: try TextRenderer.standard(), catalogue: catalogue,
-                                                options: options, progress: Console.progress("decoding objects"))
+            let sheet = try ContactSheet.render(
+                try BundleFiles(url), font: try TextRenderer.standard(), catalogue: catalogue,
+                options: options, progress: Console.progress("decoding objects"))
             let target = URL(fileURLWithPath: output)
             if page {
                 try PreviewPage.write(sheet, to: target)

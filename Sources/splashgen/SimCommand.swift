@@ -19,7 +19,10 @@ struct SimCommand: AsyncParsableCommand {
 
         func describe(_ model: SpringBoardModel) -> String {
             let files = model.variants.sorted { $0.key < $1.key }.map { "  \($0.key)  \($0.value.orientation.rawValue) \($0.value.appearance.rawValue)" }
-            return (["\(model.bundleID) \(model.version) (\(model.build)) on \(model.device), iOS \(model.ios); now \(model.orientation.rawValue), \(model.appearance.rawValue)\(model.blackRender ? "; black-render bug on" : "")"] + files).joined(separator: "\n")
+            return
+                ([
+                    "\(model.bundleID) \(model.version) (\(model.build)) on \(model.device), iOS \(model.ios); now \(model.orientation.rawValue), \(model.appearance.rawValue)\(model.blackRender ? "; black-render bug on" : "")"
+                ] + files).joined(separator: "\n")
         }
 
         func run(_ body: (SandboxSimulator) throws -> SpringBoardModel) throws {
@@ -33,7 +36,9 @@ struct SimCommand: AsyncParsableCommand {
         @Option(help: "The campaign file that stands for LaunchScreen.storyboard.") var launchScreen = "campaigns/default.yaml"
         @OptionGroup var app: AppVersionOptions
         @Option(help: "A catalogue device name.", completion: .custom(Splashgen.deviceNames)) var device = "iPhone 15"
-        @Option(help: "The iOS version: 17 and later cache ATX files (LZFSE), 13 to 16 Apple-compressed KTX, 12 and earlier plain KTX in Library/Caches, light only.")
+        @Option(
+            help:
+                "The iOS version: 17 and later cache ATX files (LZFSE), 13 to 16 Apple-compressed KTX, 12 and earlier plain KTX in Library/Caches, light only.")
         var ios = "17.0"
         @Flag(help: "Install on the device's Display Zoom screen (smaller points, same scale).") var zoomed = false
         @Flag(help: "Reproduce the black launch screen: image views render solid black.") var blackRender = false
@@ -43,9 +48,12 @@ struct SimCommand: AsyncParsableCommand {
         var interfaceStyle: InterfaceStyleArgument = .auto
 
         func run() throws {
-            try sandbox.run { try $0.install(launchScreen: URL(fileURLWithPath: launchScreen), version: app.version ?? "1.0", build: app.build ?? "1",
-                                             device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
-                                             leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style) }
+            try sandbox.run {
+                try $0.install(
+                    launchScreen: URL(fileURLWithPath: launchScreen), version: app.version ?? "1.0", build: app.build ?? "1",
+                    device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
+                    leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style)
+            }
         }
     }
 
@@ -63,7 +71,8 @@ struct SimCommand: AsyncParsableCommand {
     }
 
     struct Launch: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Launch the app: show the cached launch image, then run the applier (after fetching, with --from).")
+        static let configuration = CommandConfiguration(
+            abstract: "Launch the app: show the cached launch image, then run the applier (after fetching, with --from).")
         @OptionGroup var sandbox: Sandbox
         @Option(help: "The bundle the app's applier uses.") var bundle: String?
         @Option(help: "A published tree's URL: the app fetches it into its container first, then applies what is installed.") var from: String?
@@ -74,7 +83,9 @@ struct SimCommand: AsyncParsableCommand {
 
         func validate() throws {
             if from != nil, bundle != nil { throw ValidationError("give --bundle or --from, not both") }
-            if let from, URL(string: from)?.scheme?.hasPrefix("http") != true { throw ValidationError("--from expects an http or https URL; found \"\(from)\"") }
+            if let from, URL(string: from)?.scheme?.hasPrefix("http") != true {
+                throw ValidationError("--from expects an http or https URL; found \"\(from)\"")
+            }
         }
 
         func run() async throws {
@@ -107,14 +118,19 @@ struct SimCommand: AsyncParsableCommand {
                 date = Date()
             }
             do {
-                let result = try sandbox.simulator.launch(bundle: bundle, now: date, runApp: !noApp,
-                                                          screenshot: screenshot.map { URL(fileURLWithPath: $0) })
+                let result = try sandbox.simulator.launch(
+                    bundle: bundle, now: date, runApp: !noApp,
+                    screenshot: screenshot.map { URL(fileURLWithPath: $0) })
                 if let reason = result.regenerated { print("the OS rendered the launch screen again: \(reason)") }
-                print("showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)), sha256 \(result.contentHash.prefix(12))")
+                print(
+                    "showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)), sha256 \(result.contentHash.prefix(12))"
+                )
                 if let screenshot { print("screenshot \(screenshot)") }
                 if let report = result.appReport { print("app ran the applier:\n" + ReportText.text(report)) }
                 if !result.refusedWrites.isEmpty {
-                    throw SimulatorError.rejected("iOS \(try sandbox.simulator.model().ios) refused the app's writes inside the launch folder in place (undone): " + result.refusedWrites.joined(separator: ", "))
+                    throw SimulatorError.rejected(
+                        "iOS \(try sandbox.simulator.model().ios) refused the app's writes inside the launch folder in place (undone): "
+                            + result.refusedWrites.joined(separator: ", "))
                 }
             } catch {
                 throw Console.fail(error)
@@ -132,7 +148,8 @@ struct SimCommand: AsyncParsableCommand {
     }
 
     struct LanguageChange: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "language-change", abstract: "Change the system language: only the current variant comes back.")
+        static let configuration = CommandConfiguration(
+            commandName: "language-change", abstract: "Change the system language: only the current variant comes back.")
         @OptionGroup var sandbox: Sandbox
         func run() throws { try sandbox.run { try $0.languageChange() } }
     }

@@ -7,8 +7,9 @@ import Testing
 
     @Test func theReadmeQuotesTheCompiledIntegrationExampleVerbatim() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let example = try String(contentsOf: Self.root.appendingPathComponent("Examples/AppIntegration/Sources/AppIntegration/LaunchScreenUpdater.swift"),
-                                 encoding: .utf8)
+        let example = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/AppIntegration/Sources/AppIntegration/LaunchScreenUpdater.swift"),
+            encoding: .utf8)
         #expect(readme.contains("```swift\n" + example + "```\n"))
     }
 }

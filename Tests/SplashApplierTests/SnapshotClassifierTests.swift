@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SplashApplier
 
 /// A decoder that hands back a picture drawn by the test.
@@ -42,7 +43,8 @@ struct PictureDecoder: SnapshotPixelDecoder {
     func theMarkerIsReadWhereTheViewLands(_ scale: Int) {
         let light = classify(Self.picture(background: Self.navy, marker: RGBAColor(r: 255, g: 255, b: 255), scale: scale), name: "A@\(scale)x.ktx")
         #expect(light?.appearance == .light && light?.decidedBy == .marker)
-        let dark = classify(Self.picture(background: RGBAColor(r: 250, g: 250, b: 250), marker: RGBAColor(r: 0, g: 0, b: 0), scale: scale), name: "A@\(scale)x.ktx")
+        let dark = classify(
+            Self.picture(background: RGBAColor(r: 250, g: 250, b: 250), marker: RGBAColor(r: 0, g: 0, b: 0), scale: scale), name: "A@\(scale)x.ktx")
         #expect(dark?.appearance == .dark && dark?.decidedBy == .marker)
     }
 
@@ -96,8 +98,9 @@ struct PictureDecoder: SnapshotPixelDecoder {
         let hash = String(repeating: "a", count: 64)
         let record = ApplierState.FileRecord(width: 10, height: 20, appearance: .light, decidedBy: .marker, original: hash, current: hash)
         let key = ApplierState.Key(version: "1", build: "1", fingerprint: hash)
-        let good = ApplierState(key: key, bundleID: "com.example.shop", folder: paths.folder,
-                                backup: ApplierPaths.backupFolder(for: key, folder: paths.folder), files: ["A@3x.ktx": record])
+        let good = ApplierState(
+            key: key, bundleID: "com.example.shop", folder: paths.folder,
+            backup: ApplierPaths.backupFolder(for: key, folder: paths.folder), files: ["A@3x.ktx": record])
         #expect(good.problem(for: paths) == nil)
         var outside = good
         outside.backup = "Library/Application Support/splashgen/backups/../../../../../Documents"

@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+
 @testable import SplashCore
 
 /// The example campaigns built once for all tests that read their output (builds take seconds).
@@ -16,7 +17,8 @@ struct BuiltBundle: Sendable {
         try SnapshotDecoder().decode(try object(snapshot))
     }
 
-    static func build(_ file: String, encoding: SnapshotEncoding? = nil, cache: Bool = true, output: URL = temporaryFolder()) -> Result<BuiltBundle, any Error> {
+    static func build(_ file: String, encoding: SnapshotEncoding? = nil, cache: Bool = true, output: URL = temporaryFolder()) -> Result<BuiltBundle, any Error>
+    {
         Result {
             var campaign = try loadCampaign(Fixtures.campaigns.appendingPathComponent(file))
             if let encoding { campaign.encoding = encoding }

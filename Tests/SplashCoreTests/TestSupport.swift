@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+
 @testable import SplashCore
 
 /// Fixture files shipped with the tests.
@@ -64,8 +65,10 @@ func tree(_ root: URL) throws -> [String: Data] {
 
 /// A PNG-encoded campaign file for tests (PNG so every pixel is exact), with `appearances` as
 /// its YAML block, written into `folder` as `<name>.yaml`.
-func writeTestCampaign(_ name: String, in folder: URL, devices: String, orientations: String = "[portrait, landscape]", extra: String = "",
-                       appearances: String) throws -> URL {
+func writeTestCampaign(
+    _ name: String, in folder: URL, devices: String, orientations: String = "[portrait, landscape]", extra: String = "",
+    appearances: String
+) throws -> URL {
     let yaml = """
         schema: 1
         name: \(name)
@@ -86,7 +89,8 @@ func writeTestCampaign(_ name: String, in folder: URL, devices: String, orientat
 /// A bundle of plain backgrounds (no art) for one device: a snapshot's expected colour is the
 /// YAML's, whatever the drawing code does.
 func plainBundle(device: String, light: String, dark: String, orientations: String = "[portrait, landscape]") throws -> URL {
-    let file = try writeTestCampaign("plain", in: temporaryFolder(), devices: "\"\(device)\"", orientations: orientations, extra: "\ndisplay_zoom: false",
-                                     appearances: "  light: {background: \"\(light)\"}\n  dark: {background: \"\(dark)\"}")
+    let file = try writeTestCampaign(
+        "plain", in: temporaryFolder(), devices: "\"\(device)\"", orientations: orientations, extra: "\ndisplay_zoom: false",
+        appearances: "  light: {background: \"\(light)\"}\n  dark: {background: \"\(dark)\"}")
     return try BundleBuilder(outputRoot: temporaryFolder()).build(try loadCampaign(file)).bundle
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SplashFormat
 
 /// ATX and Apple-compressed KTX, laid out by hand from the reference facts (§3), and every way a
@@ -20,8 +21,10 @@ import Testing
     static let blocks = (0..<KTXFile.astc4x4ByteCount(width: 10, height: 6)).map { UInt8($0 % 251) }
 
     @Test func aHandMadeATXFileReadsAsTheReferenceDescribesIt() throws {
-        let data = Self.atx([("HEAD", Self.head(width: 10, height: 6)), ("FILL", [0, 0, 0, 0]),
-                             ("astc", Self.le(96) + Self.blocks), ("END ", [])])
+        let data = Self.atx([
+            ("HEAD", Self.head(width: 10, height: 6)), ("FILL", [0, 0, 0, 0]),
+            ("astc", Self.le(96) + Self.blocks), ("END ", []),
+        ])
         let file = try ATXFile(parsing: data)
         #expect((file.pixelWidth, file.pixelHeight, file.glInternalFormat) == (10, 6, 0x93B0))
         #expect(file.head[0] == 1, "the undocumented fields are kept as read")
@@ -56,13 +59,16 @@ import Testing
         func refused(_ chunks: [(String, [UInt8])]) -> SnapshotFormatError? {
             do { _ = try ATXFile(parsing: Self.atx(chunks)).astcBlocks(); return nil } catch { return error }
         }
-        #expect(refused([("HEAD", Self.head(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF))] + good.dropFirst()) == .tooLarge(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF))
+        #expect(
+            refused([("HEAD", Self.head(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF))] + good.dropFirst()) == .tooLarge(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF))
         #expect(refused([("HEAD", Self.head(width: 10, height: 6, format: 0x8058))] + good.dropFirst()) == .notASTC4x4(0x8058))
         #expect(refused([good[0], good[0]] + good.dropFirst()) == .badChunk(tag: "HEAD", reason: "appears twice"))
         #expect(refused([good[0], good[1], good[1], good[2]]) == .badChunk(tag: "astc", reason: "a second image payload"))
         #expect(refused([good[0], good[2]]) == .badChunk(tag: "LZFS", reason: "no image payload (LZFS or astc chunk)"))
         #expect(refused([good[1], good[2]]) == .badChunk(tag: "HEAD", reason: "missing"))
-        #expect(refused([("HEAD", Array(Self.head(width: 10, height: 6).prefix(40)))] + good.dropFirst()) == .badChunk(tag: "HEAD", reason: "holds 40 bytes, needs 44"))
+        #expect(
+            refused([("HEAD", Array(Self.head(width: 10, height: 6).prefix(40)))] + good.dropFirst())
+                == .badChunk(tag: "HEAD", reason: "holds 40 bytes, needs 44"))
         #expect(refused([good[0], ("astc", Self.le(96) + Self.blocks.dropLast(16)), good[2]]) == .wrongLevelSize(expected: 96, found: 80))
         #expect(refused(Array(repeating: ("FILL", []), count: 70) + good) == .badChunk(tag: "FILL", reason: "more than 64 chunks"))
         #expect(refused([good[0], ("LZFS", Self.le(96) + Array("bvx$".utf8)), good[2]]) == .wrongLevelSize(expected: 96, found: 0))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SplashFormat
 
 /// Raw DEFLATE against zlib as Python ships it: what one writes, the other reads.
@@ -13,7 +14,9 @@ import Testing
         let code = inflate ? "zlib.decompress(d, -15)" : "(lambda c: c.compress(d) + c.flush())(zlib.compressobj(6, zlib.DEFLATED, -15))"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sys, zlib; d = open(sys.argv[1], 'rb').read(); open(sys.argv[2], 'wb').write(\(code))", input.path, output.path]
+        process.arguments = [
+            "python3", "-c", "import sys, zlib; d = open(sys.argv[1], 'rb').read(); open(sys.argv[2], 'wb').write(\(code))", input.path, output.path,
+        ]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

@@ -312,7 +312,8 @@ struct LZFSEHostileTests {
             var fewer = f.stream
             fewer.replaceSubrange(4..<8, with: le32(declared - 1))
             let error = decodeError(fewer, limit: 1 << 20)
-            if case .corruptBlock(_, .outputOverrun)? = error {} else {
+            if case .corruptBlock(_, .outputOverrun)? = error {
+            } else {
                 Issue.record("\(name): expected outputOverrun, got \(String(describing: error))")
             }
         }
@@ -361,10 +362,12 @@ struct LZFSEHostileTests {
         let noPrev = block([0xE2, 0x61, 0x62, 0xF3] + eos, raw: 5)
         #expect(decodeError(noPrev, limit: 100) == .corruptBlock(offset: 15, reason: .invalidMatchDistance))
         // Undefined opcode; payload ending before its end-of-stream opcode.
-        #expect(decodeError(block([0x70] + eos, raw: 0), limit: 100)
-            == .corruptBlock(offset: 12, reason: .undefinedOpcode))
-        #expect(decodeError(block([0xE2, 0x61, 0x62], raw: 2), limit: 100)
-            == .corruptBlock(offset: 0, reason: .payloadSizeMismatch))
+        #expect(
+            decodeError(block([0x70] + eos, raw: 0), limit: 100)
+                == .corruptBlock(offset: 12, reason: .undefinedOpcode))
+        #expect(
+            decodeError(block([0xE2, 0x61, 0x62], raw: 2), limit: 100)
+                == .corruptBlock(offset: 0, reason: .payloadSizeMismatch))
 
         if Reference.required() {
             #expect(try Reference.decompress(good) == Array("ababa".utf8))
@@ -448,7 +451,13 @@ struct LZFSEEncoderTests {
         cases.append(("random-70k", rng.bytes(70_000)))
         cases.append(("astc-300k", astcLike(300_000, seed: 3)))
         cases.append(("two-bytes-period", (0..<40_000).map { UInt8($0 & 1) }))
-        cases.append(("far-repeat", { var b = rng.bytes(30_000); b += b; b += rng.bytes(20_000); b += Array(b[1000..<41_000]); return b }()))
+        cases.append(
+            (
+                "far-repeat",
+                {
+                    var b = rng.bytes(30_000); b += b; b += rng.bytes(20_000); b += Array(b[1000..<41_000]); return b
+                }()
+            ))
         cases.append(("multi-block-2.5M", astcLike(2_500_000, seed: 9)))
         return cases
     }

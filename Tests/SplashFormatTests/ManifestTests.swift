@@ -1,17 +1,23 @@
 import Foundation
 import Testing
+
 @testable import SplashFormat
 
 @Suite struct ManifestTests {
     static let sample = Manifest(
         generator: "splashgen test", app: Manifest.App(bundleID: "com.example.shop", minVersion: "5.0"),
-        campaigns: [Manifest.Campaign(
-            id: "double11",
-            schedule: Manifest.Schedule(start: Date(timeIntervalSince1970: 1_794_312_000), end: Date(timeIntervalSince1970: 1_794_441_600)),
-            grey: false, encoding: .ktx, marker: Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2),
-            snapshots: [Manifest.Snapshot(
-                points: Manifest.Size(width: 393, height: 852), scale: 3, pixels: Manifest.Size(width: 1179, height: 2556),
-                orientation: .portrait, appearance: .light, family: "iphone", devices: ["iPhone 15"], object: String(repeating: "ab", count: 32), bytes: 10)])])
+        campaigns: [
+            Manifest.Campaign(
+                id: "double11",
+                schedule: Manifest.Schedule(start: Date(timeIntervalSince1970: 1_794_312_000), end: Date(timeIntervalSince1970: 1_794_441_600)),
+                grey: false, encoding: .ktx, marker: Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2),
+                snapshots: [
+                    Manifest.Snapshot(
+                        points: Manifest.Size(width: 393, height: 852), scale: 3, pixels: Manifest.Size(width: 1179, height: 2556),
+                        orientation: .portrait, appearance: .light, family: "iphone", devices: ["iPhone 15"], object: String(repeating: "ab", count: 32),
+                        bytes: 10)
+                ])
+        ])
 
     @Test func encodingIsCanonicalAndRoundTrips() throws {
         let data = Self.sample.encoded()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SplashFormat
 
 /// Written instants: the calendar and the clock, worked out by hand.

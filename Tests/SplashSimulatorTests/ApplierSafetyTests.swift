@@ -1,6 +1,7 @@
 import Foundation
 import SplashCore
 import Testing
+
 @testable import SplashApplier
 @testable import SplashSimulator
 
@@ -11,8 +12,9 @@ import Testing
 
     func applier(_ sim: SandboxSimulator, bundle: URL?, now: Date, decoder: any SnapshotPixelDecoder = SnapshotDecoder()) throws -> SnapshotApplier {
         let model = try sim.model()
-        return SnapshotApplier(container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                               osVersion: OSVersion(model.ios)!, decoder: decoder, clock: { now })
+        return SnapshotApplier(
+            container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+            osVersion: OSVersion(model.ios)!, decoder: decoder, clock: { now })
     }
 
     /// Every cached file is its original or the campaign's snapshot for its variant.
@@ -22,22 +24,34 @@ import Testing
             let allowed = [sha256Hex(originals[name]!), try object(in: bundle, model.variants[name]!, pixels: iPhone15)]
             #expect(allowed.contains(sha256Hex(data)), "\(label): \(name) is neither original nor replacement")
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: try sim.snapshotFolder(model).path).filter { !$0.hasSuffix(".ktx") && !$0.hasPrefix("sceneID:") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: try sim.snapshotFolder(model).path).filter {
+            !$0.hasSuffix(".ktx") && !$0.hasPrefix("sceneID:")
+        }
         #expect(leftovers.allSatisfy { $0.hasSuffix(".splashgen-partial") }, "\(label): \(leftovers)")
     }
 
     static let badBundles: [(name: String, damage: @Sendable (URL) throws -> Void, expected: @Sendable (BundleProblem) -> Bool)] = [
         ("hash mismatch", { bundle in try flipLastByte(of: firstObject(bundle)) }, { if case .hashMismatch = $0 { true } else { false } }),
-        ("truncated object", { bundle in let url = try firstObject(bundle); try Data(contentsOf: url).prefix(1000).write(to: url) },
-         { if case .sizeMismatch(_, _, 1000) = $0 { true } else { false } }),
+        (
+            "truncated object",
+            { bundle in
+                let url = try firstObject(bundle); try Data(contentsOf: url).prefix(1000).write(to: url)
+            },
+            { if case .sizeMismatch(_, _, 1000) = $0 { true } else { false } }
+        ),
         ("wrong pixel size", { bundle in try swapInObjectOfAnotherSize(bundle) }, { if case .wrongPixelSize = $0 { true } else { false } }),
-        ("newer schema", { bundle in try editManifest(bundle) { $0.replacingOccurrences(of: "\"schema\" : 2", with: "\"schema\" : 7") } },
-         { $0 == .newerSchema(found: 7, supported: 2) }),
+        (
+            "newer schema", { bundle in try editManifest(bundle) { $0.replacingOccurrences(of: "\"schema\" : 2", with: "\"schema\" : 7") } },
+            { $0 == .newerSchema(found: 7, supported: 2) }
+        ),
         ("malformed JSON", { bundle in try editManifest(bundle) { String($0.prefix(200)) } }, { if case .malformedManifest = $0 { true } else { false } }),
-        ("path traversal", { bundle in
-            let first = try firstObject(bundle).lastPathComponent
-            try editManifest(bundle) { $0.replacingOccurrences(of: first, with: "../../../../etc/passwd") }
-         }, { $0 == .notAnObjectName("../../../../etc/passwd") }),
+        (
+            "path traversal",
+            { bundle in
+                let first = try firstObject(bundle).lastPathComponent
+                try editManifest(bundle) { $0.replacingOccurrences(of: first, with: "../../../../etc/passwd") }
+            }, { $0 == .notAnObjectName("../../../../etc/passwd") }
+        ),
         ("missing object", { bundle in try FileManager.default.removeItem(at: firstObject(bundle)) }, { if case .missingObject = $0 { true } else { false } }),
     ]
 
@@ -151,9 +165,11 @@ func swapInObjectOfAnotherSize(_ bundle: URL) throws {
         }
         let sim = try sandbox(Installed.iPhone15)
         let model = try sim.model()
-        let status = try SnapshotApplier(container: sim.container, bundle: bundle, appVersion: "5.2", appBuild: "100",
-                                         osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(),
-                                         clock: { date("2026-11-11T09:00:00+08:00") }).status()
+        let status = try SnapshotApplier(
+            container: sim.container, bundle: bundle, appVersion: "5.2", appBuild: "100",
+            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(),
+            clock: { date("2026-11-11T09:00:00+08:00") }
+        ).status()
         #expect(status.files.count == 4)
         for file in status.files {
             #expect(file.decidedBy == .luminance)

@@ -1,6 +1,7 @@
 import Foundation
 import SplashCore
 import Testing
+
 @testable import SplashApplier
 @testable import SplashSimulator
 
@@ -55,9 +56,10 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
 
     static func applier(_ sim: SandboxSimulator, now: Date, bundle: URL? = nil) throws -> SnapshotApplier {
         let model = try sim.model()
-        return SnapshotApplier(container: sim.container, bundle: try bundle ?? (model.ios.hasPrefix("12") ? Bundles.double11OldPhone.get() : Bundles.double11.get()),
-                               appVersion: model.version, appBuild: model.build, osVersion: OSVersion(model.ios) ?? OSVersion(major: 17),
-                               decoder: SnapshotDecoder(), clock: { now })
+        return SnapshotApplier(
+            container: sim.container, bundle: try bundle ?? (model.ios.hasPrefix("12") ? Bundles.double11OldPhone.get() : Bundles.double11.get()),
+            appVersion: model.version, appBuild: model.build, osVersion: OSVersion(model.ios) ?? OSVersion(major: 17),
+            decoder: SnapshotDecoder(), clock: { now })
     }
 
     static let scenarios: [Scenario] = [
@@ -65,19 +67,26 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
         Scenario(description: "campaign start", prepare: { _ = try applier($0, now: before).apply() }, run: { try $0.apply() }, now: during),
         Scenario(description: "campaign end", prepare: { _ = try applier($0, now: during).apply() }, run: { try $0.apply() }, now: after),
         Scenario(description: "restore", prepare: { _ = try applier($0, now: during).apply() }, run: { try $0.restore() }, now: during),
-        Scenario(description: "carry-over after an update", prepare: { sim in
-            _ = try applier(sim, now: during).apply()
-            _ = try sim.update(version: "5.3", build: "200")
-        }, run: { try $0.apply() }, now: during, rendersAnew: true),
-        Scenario(description: "language change", prepare: { sim in
-            _ = try applier(sim, now: during).apply()
-            _ = try sim.languageChange()
-        }, run: { try $0.apply() }, now: during, rendersAnew: true),
-        Scenario(description: "leftovers cleared", install: {
-            SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.campaign("double11.yaml")))
-        }, run: { try $0.apply() }, now: during, restorable: false),
-        Scenario(description: "iOS 12 folder move", install: { SandboxSimulator(root: try Installed.install(device: "iPhone 8", ios: "12.4")) },
-                 prepare: { _ = try applier($0, now: before).apply() }, run: { try $0.apply() }, now: during),
+        Scenario(
+            description: "carry-over after an update",
+            prepare: { sim in
+                _ = try applier(sim, now: during).apply()
+                _ = try sim.update(version: "5.3", build: "200")
+            }, run: { try $0.apply() }, now: during, rendersAnew: true),
+        Scenario(
+            description: "language change",
+            prepare: { sim in
+                _ = try applier(sim, now: during).apply()
+                _ = try sim.languageChange()
+            }, run: { try $0.apply() }, now: during, rendersAnew: true),
+        Scenario(
+            description: "leftovers cleared",
+            install: {
+                SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.campaign("double11.yaml")))
+            }, run: { try $0.apply() }, now: during, restorable: false),
+        Scenario(
+            description: "iOS 12 folder move", install: { SandboxSimulator(root: try Installed.install(device: "iPhone 8", ios: "12.4")) },
+            prepare: { _ = try applier($0, now: before).apply() }, run: { try $0.apply() }, now: during),
     ]
 
     /// A private copy of a prepared sandbox: every run of a scenario starts from the same bytes.
@@ -121,9 +130,12 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
                 kills += 1
             }
             // Killed: every cached file is its original or a campaign object, never a torn file.
-            let objects = Set(try Manifest.decode(from: Data(contentsOf: Bundles.double11.get().appendingPathComponent("manifest.json")))
-                .campaigns.flatMap { $0.snapshots.map(\.object) })
-                .union(try Manifest.decode(from: Data(contentsOf: Bundles.double11OldPhone.get().appendingPathComponent("manifest.json")))
+            let objects = Set(
+                try Manifest.decode(from: Data(contentsOf: Bundles.double11.get().appendingPathComponent("manifest.json")))
+                    .campaigns.flatMap { $0.snapshots.map(\.object) }
+            )
+            .union(
+                try Manifest.decode(from: Data(contentsOf: Bundles.double11OldPhone.get().appendingPathComponent("manifest.json")))
                     .campaigns.flatMap { $0.snapshots.map(\.object) })
             let known = Set(originals.values.map(sha256Hex)).union(objects)
             for (name, data) in (try? sim.cachedFiles()) ?? [:] {

@@ -2,6 +2,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import Testing
+
 @testable import SplashSimulator
 
 /// The simulator's OS writes what a phone writes (reference §3, §6, §9). Each expectation comes

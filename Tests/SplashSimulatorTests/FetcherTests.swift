@@ -2,6 +2,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import Testing
+
 @testable import SplashSimulator
 
 /// A season for the iPhone 15: the app's own screen all year
@@ -11,8 +12,10 @@ enum Season15 {
     static var publicKey: Data { try! BundleSignature.publicKey(key.publicKey) }
     static let output = temporaryFolder("season-build")
 
-    static func campaigns(_ files: [String] = ["default.yaml", "double11.yaml", "mourning.yaml"],
-                          edit: (inout Campaign) -> Void = { _ in }) throws -> [Campaign] {
+    static func campaigns(
+        _ files: [String] = ["default.yaml", "double11.yaml", "mourning.yaml"],
+        edit: (inout Campaign) -> Void = { _ in }
+    ) throws -> [Campaign] {
         let catalogue = try DeviceCatalogue.bundled()
         return try files.map { file in
             var campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: Repo.campaign(file))
@@ -36,9 +39,13 @@ enum Season15 {
     /// Double 11 turned grey: new objects for the same screen.
     static let greySale = Result { try build("season-grey", try campaigns(["default.yaml", "double11.yaml"]) { if $0.name == "double11" { $0.grey = true } }) }
     /// The app's own screen for the iPhone SE only: the iPhone 15's screen withdrawn.
-    static let otherScreen = Result { try build("season-se", try campaigns(["default.yaml"]) { campaign in
-        campaign.screens = DeviceCatalogue.screens(of: try! DeviceCatalogue.bundled().select(.some([.named("iPhone SE (3rd generation)")])))
-    }) }
+    static let otherScreen = Result {
+        try build(
+            "season-se",
+            try campaigns(["default.yaml"]) { campaign in
+                campaign.screens = DeviceCatalogue.screens(of: try! DeviceCatalogue.bundled().select(.some([.named("iPhone SE (3rd generation)")])))
+            })
+    }
     /// The same art for another app.
     static let otherApp = Result { try build("other", try campaigns(["default.yaml"]) { $0.app.bundleID = "com.example.other" }) }
 
@@ -48,8 +55,10 @@ enum Season15 {
 
     /// The iPhone 15 slice and its signature as `tree` holds them now, to serve again later (a replay).
     static func slice(in tree: URL) throws -> (manifest: Data, signature: Data) {
-        (try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")),
-         try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig")))
+        (
+            try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")),
+            try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig"))
+        )
     }
 
     /// Puts a saved slice back in `tree`, as a stale cache or an attacker would serve it.
@@ -60,8 +69,9 @@ enum Season15 {
 
     /// The fetcher an iPhone 15 app runs against `path` on `server`.
     static func fetcher(_ server: NginxServer, _ path: String, into folder: URL = temporaryFolder("downloads")) -> BundleFetcher {
-        var fetcher = BundleFetcher(base: server.base.appendingPathComponent(path), folder: folder, screen: iPhone15,
-                                    trustedKey: publicKey, bundleID: "com.example.shop")
+        var fetcher = BundleFetcher(
+            base: server.base.appendingPathComponent(path), folder: folder, screen: iPhone15,
+            trustedKey: publicKey, bundleID: "com.example.shop")
         fetcher.backoff = .milliseconds(200)
         fetcher.timeout = 10
         return fetcher
@@ -114,7 +124,9 @@ final class Flag: @unchecked Sendable {
         for name in installed {
             #expect(sha256Hex(try Data(contentsOf: fetcher.installed.appendingPathComponent("objects/" + name))) == name)
         }
-        #expect(try Data(contentsOf: fetcher.installed.appendingPathComponent("manifest.json")) == Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")))
+        #expect(
+            try Data(contentsOf: fetcher.installed.appendingPathComponent("manifest.json"))
+                == Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")))
         // The applier trusts it with the pinned key.
         _ = try SnapshotBundle(root: fetcher.installed, trustedKey: Season15.publicKey)
         // Only .deflate objects went over the wire, never the raw ones.
@@ -160,9 +172,11 @@ final class Flag: @unchecked Sendable {
             return Set((entry["snapshots"] as! [[String: Any]]).map { $0["object"] as! String })
         }
         // Each instant twice: the first launch applies, the second shows it.
-        let instants: [(String, String?)] = [("2025-12-31T12:00:00+08:00", nil), ("2026-06-01T12:00:00+08:00", "default"),
-                                             ("2026-11-11T12:00:00+08:00", "double11"), ("2026-12-04T12:00:00+08:00", "mourning"),
-                                             ("2026-12-10T12:00:00+08:00", "default")]
+        let instants: [(String, String?)] = [
+            ("2025-12-31T12:00:00+08:00", nil), ("2026-06-01T12:00:00+08:00", "default"),
+            ("2026-11-11T12:00:00+08:00", "double11"), ("2026-12-04T12:00:00+08:00", "mourning"),
+            ("2026-12-10T12:00:00+08:00", "default"),
+        ]
         for (instant, campaign) in instants {
             let applied = try sim.launch(bundle: fetcher.installed, now: date(instant))
             #expect(applied.appReport?.campaign == campaign, "\(instant)")
@@ -182,8 +196,10 @@ final class Flag: @unchecked Sendable {
         #expect(pulled.appReport?.campaign == "default")
         #expect(Set(try sim.cachedFiles().values.map { sha256Hex($0) }).isSubset(of: shown(by: "default")))
         let model = try sim.model()
-        _ = try SnapshotApplier(container: sim.container, bundle: fetcher.installed, appVersion: model.version, appBuild: model.build,
-                                osVersion: OSVersion(major: 17), decoder: SnapshotDecoder()).restore()
+        _ = try SnapshotApplier(
+            container: sim.container, bundle: fetcher.installed, appVersion: model.version, appBuild: model.build,
+            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder()
+        ).restore()
         #expect(try sim.cachedFiles() == originals, "restore gives the originals back byte for byte")
     }
 
@@ -287,7 +303,8 @@ final class Flag: @unchecked Sendable {
 
         // Serial 2 turns the sale grey; one of its new objects is damaged on the server.
         try Season15.publish(Season15.greySale, to: tree)
-        let fresh = try sliceObjects(tree).subtracting(try FileManager.default.contentsOfDirectory(atPath: fetcher.installed.appendingPathComponent("objects").path))
+        let fresh = try sliceObjects(tree).subtracting(
+            try FileManager.default.contentsOfDirectory(atPath: fetcher.installed.appendingPathComponent("objects").path))
         let victim = tree.appendingPathComponent("objects/\(try #require(fresh.sorted().first)).deflate")
         var bytes = try Data(contentsOf: victim)
         bytes[bytes.count / 2] ^= 0x55
@@ -339,9 +356,11 @@ final class Flag: @unchecked Sendable {
         try Season15.publish(Season15.otherScreen, to: tree)
         let slice = try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")))
         #expect(slice.serial == 2 && slice.campaigns.isEmpty)
-        #expect(BundleSignature.verify(try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")),
-                                       signature: try String(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig"), encoding: .utf8),
-                                       publicKey: Season15.publicKey) == nil)
+        #expect(
+            BundleSignature.verify(
+                try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")),
+                signature: try String(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig"), encoding: .utf8),
+                publicKey: Season15.publicKey) == nil)
         #expect(try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/750x1334.json"))).campaigns.map(\.id) == ["default"])
     }
 
@@ -353,7 +372,7 @@ final class Flag: @unchecked Sendable {
             let length = min(65_535, data.count - offset)
             out.append(offset + length == data.count ? 1 : 0)
             out.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)])
-            out.append(data[data.startIndex + offset ..< data.startIndex + offset + length])
+            out.append(data[data.startIndex + offset..<data.startIndex + offset + length])
             offset += length
         } while offset < data.count
         return out
@@ -362,7 +381,8 @@ final class Flag: @unchecked Sendable {
     @Test func aDeflatedObjectAnEarlierPublicationWroteIsKeptSoACachedURLNeverChanges() throws {
         let tree = temporaryFolder("tree")
         try Season15.publish(Season15.withoutMourning, to: tree)
-        let object = try #require(try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))).campaigns.first?.snapshots.first?.object)
+        let object = try #require(
+            try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))).campaigns.first?.snapshots.first?.object)
         let earlier = storedDeflate(try Data(contentsOf: tree.appendingPathComponent("objects/" + object)))
         try earlier.write(to: tree.appendingPathComponent("objects/\(object).deflate"))
 

@@ -1,6 +1,7 @@
 import Foundation
 import SplashCore
 import Testing
+
 @testable import SplashApplier
 @testable import SplashSimulator
 
@@ -13,8 +14,9 @@ import Testing
 
     func applier(_ sim: SandboxSimulator, bundle: URL?, now: Date) throws -> SnapshotApplier {
         let model = try sim.model()
-        return SnapshotApplier(container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                               osVersion: OSVersion(model.ios) ?? OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+        return SnapshotApplier(
+            container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+            osVersion: OSVersion(model.ios) ?? OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
     }
 
     var support: String { "Library/Application Support/splashgen" }
@@ -72,8 +74,9 @@ import Testing
 
     @Test func aMissingContainerIsAnErrorNotCreated() throws {
         let missing = temporaryFolder("gone").appendingPathComponent("container")
-        let applier = SnapshotApplier(container: missing, bundle: try Bundles.double11.get(), appVersion: "5.2", appBuild: "100",
-                                      osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { date("2026-11-11T09:00:00+08:00") })
+        let applier = SnapshotApplier(
+            container: missing, bundle: try Bundles.double11.get(), appVersion: "5.2", appBuild: "100",
+            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { date("2026-11-11T09:00:00+08:00") })
         #expect(throws: ApplierError.noContainer(missing.path)) { _ = try applier.apply() }
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
@@ -176,8 +179,9 @@ import Testing
         #expect(first.appReport?.problems.filter { $0.code == .appearanceGuessed }.count == 2)
 
         let root = temporaryFolder("light-only").appendingPathComponent("s")
-        _ = try SandboxSimulator(root: root).install(launchScreen: storyboard, version: "5.2", build: "100", device: "iPhone 15",
-                                                     ios: "17.0", interfaceStyle: .light)
+        _ = try SandboxSimulator(root: root).install(
+            launchScreen: storyboard, version: "5.2", build: "100", device: "iPhone 15",
+            ios: "17.0", interfaceStyle: .light)
         let declared = SandboxSimulator(root: root)
         let told = try declared.launch(bundle: bundle, now: during)
         #expect(told.appReport?.files.allSatisfy { $0.decidedBy == .interfaceStyle && $0.appearance == .light } == true)
@@ -189,8 +193,9 @@ import Testing
         let folder = temporaryFolder("precious")
         try Data("keep me".utf8).write(to: folder.appendingPathComponent("thesis.txt"))
         #expect(throws: SimulatorError.notASandbox(folder.path)) {
-            _ = try SandboxSimulator(root: folder).install(launchScreen: Repo.campaign("default.yaml"), version: "1", build: "1",
-                                                          device: "iPhone 15", ios: "17.0")
+            _ = try SandboxSimulator(root: folder).install(
+                launchScreen: Repo.campaign("default.yaml"), version: "1", build: "1",
+                device: "iPhone 15", ios: "17.0")
         }
         #expect(try String(contentsOf: folder.appendingPathComponent("thesis.txt"), encoding: .utf8) == "keep me")
     }
@@ -198,8 +203,9 @@ import Testing
     @Test func aDarkOnlyAppIsToldByItsDeclaredStyle() throws {
         let bundle = try Bundles.double11.get()
         let root = temporaryFolder("dark-only").appendingPathComponent("s")
-        _ = try SandboxSimulator(root: root).install(launchScreen: Repo.campaign("default.yaml"), version: "5.2", build: "100",
-                                                     device: "iPhone 15", ios: "17.0", interfaceStyle: .dark)
+        _ = try SandboxSimulator(root: root).install(
+            launchScreen: Repo.campaign("default.yaml"), version: "5.2", build: "100",
+            device: "iPhone 15", ios: "17.0", interfaceStyle: .dark)
         let sim = SandboxSimulator(root: root)
         #expect(try sim.model().variants.values.allSatisfy { $0.appearance == .dark }, "the OS renders only the declared style")
         let first = try sim.launch(bundle: bundle, now: during)

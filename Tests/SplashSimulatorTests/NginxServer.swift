@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,7 +32,9 @@ final class NginxServer {
             try config.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
-            process.arguments = ["-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path, "-e", prefix.appendingPathComponent("error.log").path]
+            process.arguments = [
+                "-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path, "-e", prefix.appendingPathComponent("error.log").path,
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -50,7 +53,8 @@ final class NginxServer {
     deinit { stop() }
 
     /// Debian's nginx, or Homebrew's on a Mac.
-    static let executable = ["/usr/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx"]
+    static let executable =
+        ["/usr/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx"]
         .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/nginx"
 
     func stop() {
@@ -69,9 +73,10 @@ final class NginxServer {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            } == 0
+            let connected =
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                } == 0
             close(fd)
             if connected { return true }
             usleep(20_000)
@@ -91,7 +96,8 @@ final class NginxServer {
         #else
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 1, pid_t(fields[1]) == master { kill(pid, SIGKILL) }
         }
@@ -132,6 +138,8 @@ private let streamSocket = SOCK_STREAM
 enum NginxError: Error, CustomStringConvertible {
     case didNotStart(String)
     var description: String {
-        switch self { case .didNotStart(let output): return "nginx did not start (is Debian's nginx installed? `make deps` installs it): \(output)" }
+        switch self {
+        case .didNotStart(let output): return "nginx did not start (is Debian's nginx installed? `make deps` installs it): \(output)"
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SplashApplier
 import SplashCore
+
 @testable import SplashSimulator
 
 enum Repo {
@@ -31,8 +32,12 @@ func buildBundle(_ file: String, device: String = "iPhone 15", edit: (inout Camp
 enum Bundles {
     static let double11 = Result { try buildBundle("double11.yaml") }
     static let double11OldPhone = Result { try buildBundle("double11.yaml", device: "iPhone 8") }
-    static let mourning = Result { try buildBundle("double11.yaml") { $0.name = "grey-day"; $0.grey = true
-        $0.schedule = Manifest.Schedule(start: date("2026-12-04T00:00:00+08:00"), end: date("2026-12-05T00:00:00+08:00")) } }
+    static let mourning = Result {
+        try buildBundle("double11.yaml") {
+            $0.name = "grey-day"; $0.grey = true
+            $0.schedule = Manifest.Schedule(start: date("2026-12-04T00:00:00+08:00"), end: date("2026-12-05T00:00:00+08:00"))
+        }
+    }
     static let repair = Result { try buildBundle("default.yaml") { $0.name = "repair" } }
 }
 
@@ -43,16 +48,21 @@ enum Installed {
 
     static let iPhone15Brand = Result { try install(launchScreen: Repo.storyboard("brand-storyboard.yaml"), ios: "17.0") }
 
-    static func install(launchScreen: String = "default.yaml", device: String = "iPhone 15", ios: String, zoomed: Bool = false,
-                        blackRender: Bool = false, leftovers: URL? = nil) throws -> URL {
+    static func install(
+        launchScreen: String = "default.yaml", device: String = "iPhone 15", ios: String, zoomed: Bool = false,
+        blackRender: Bool = false, leftovers: URL? = nil
+    ) throws -> URL {
         try install(launchScreen: Repo.campaign(launchScreen), device: device, ios: ios, zoomed: zoomed, blackRender: blackRender, leftovers: leftovers)
     }
 
-    static func install(launchScreen: URL, device: String = "iPhone 15", ios: String, zoomed: Bool = false,
-                        blackRender: Bool = false, leftovers: URL? = nil) throws -> URL {
+    static func install(
+        launchScreen: URL, device: String = "iPhone 15", ios: String, zoomed: Bool = false,
+        blackRender: Bool = false, leftovers: URL? = nil
+    ) throws -> URL {
         let root = temporaryFolder("installed")
-        _ = try SandboxSimulator(root: root).install(launchScreen: launchScreen, version: "5.2", build: "100", device: device, ios: ios,
-                                                     zoomed: zoomed, blackRender: blackRender, leftovers: leftovers)
+        _ = try SandboxSimulator(root: root).install(
+            launchScreen: launchScreen, version: "5.2", build: "100", device: device, ios: ios,
+            zoomed: zoomed, blackRender: blackRender, leftovers: leftovers)
         return root
     }
 }
@@ -117,8 +127,10 @@ func referenceLZFSEDecompress(_ stream: Data) throws -> Data {
     try stream.write(to: input)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import sys, liblzfse; open(sys.argv[2], 'wb').write(liblzfse.decompress(open(sys.argv[1], 'rb').read()))",
-                         input.path, output.path]
+    process.arguments = [
+        "python3", "-c", "import sys, liblzfse; open(sys.argv[2], 'wb').write(liblzfse.decompress(open(sys.argv[1], 'rb').read()))",
+        input.path, output.path,
+    ]
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { throw ReferenceToolError("python3 with pyliblzfse failed (make deps installs it)") }

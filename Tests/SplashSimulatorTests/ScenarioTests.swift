@@ -2,6 +2,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import Testing
+
 @testable import SplashSimulator
 
 /// The seeds' scenarios, end to end: the OS model shows the cache, then the app runs the applier.

@@ -2,6 +2,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import Testing
+
 @testable import SplashSimulator
 
 /// build → pack → unpack → verify → apply, with a pinned key, through the simulator.
@@ -11,8 +12,9 @@ import Testing
 
     func applier(_ sim: SandboxSimulator, bundle: URL, key: String?) throws -> SnapshotApplier {
         let model = try sim.model()
-        var applier = SnapshotApplier(container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                                      osVersion: OSVersion(model.ios)!, decoder: SnapshotDecoder(), clock: { [during] in during })
+        var applier = SnapshotApplier(
+            container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+            osVersion: OSVersion(model.ios)!, decoder: SnapshotDecoder(), clock: { [during] in during })
         applier.trustedKey = try key.map(BundleSignature.publicKey)
         return applier
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SplashCore
 import Testing
+
 @testable import SplashApplier
 @testable import SplashSimulator
 
@@ -17,7 +18,9 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
     var operations: [Operation] { lock.withLock { log } }
     private func note(_ operation: Operation) { lock.withLock { log.append(operation) } }
 
-    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) { try real.write(data, to: url, flush: flush); note(.write(url.path, flush: flush)) }
+    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
+        try real.write(data, to: url, flush: flush); note(.write(url.path, flush: flush))
+    }
     func rename(_ source: URL, to target: URL) throws(ApplierError) { try real.rename(source, to: target); note(.rename(source.path, target.path)) }
     func syncFolder(_ url: URL) throws(ApplierError) { try real.syncFolder(url); note(.syncFolder(url.path)) }
     func remove(_ url: URL) throws(ApplierError) { try real.remove(url); note(.remove(url.path)) }
@@ -36,8 +39,9 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
 
     func applier(_ sim: SandboxSimulator, bundle: URL?, now: Date, fileSystem: (any ApplierFileSystem)? = nil) throws -> SnapshotApplier {
         let model = try sim.model()
-        var applier = SnapshotApplier(container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                                      osVersion: OSVersion(model.ios) ?? OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+        var applier = SnapshotApplier(
+            container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+            osVersion: OSVersion(model.ios) ?? OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
         if let fileSystem { applier.fileSystem = fileSystem }
         return applier
     }
@@ -63,7 +67,10 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
         let tree = try sim.snapshotTree()
         let state = try? Data(contentsOf: sim.container.appendingPathComponent(Self.support + "/state.json"))
         let recorder = RecordingFileSystem()
-        #expect(throws: ApplierError.badBundle(.hashMismatch(object: order[3].object, actual: sha256Hex(try Data(contentsOf: bundle.appendingPathComponent("objects/" + order[3].object)))))) {
+        #expect(
+            throws: ApplierError.badBundle(
+                .hashMismatch(object: order[3].object, actual: sha256Hex(try Data(contentsOf: bundle.appendingPathComponent("objects/" + order[3].object)))))
+        ) {
             _ = try applier(sim, bundle: bundle, now: during, fileSystem: recorder).apply()
         }
         // The four objects were written to the staging folder (the bad one while it was being
@@ -184,7 +191,8 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
             #expect(sample.width == width && sample.height == height && sample.corner.width >= 5 && sample.corner.height >= 5)
             for dy in 1...5 {
                 for dx in 1...5 {
-                    #expect(sample.corner[sample.corner.width - dx, sample.corner.height - dy] == whole.corner[whole.corner.width - dx, whole.corner.height - dy])
+                    #expect(
+                        sample.corner[sample.corner.width - dx, sample.corner.height - dy] == whole.corner[whole.corner.width - dx, whole.corner.height - dy])
                 }
             }
         }

@@ -68,7 +68,10 @@ import Testing
 
         let overlap = try splashgen("build", "\(folder)/overlap.yaml", "-o", output.path)
         #expect(overlap.status == 1)
-        #expect(overlap.stderr == "\(folder)/sale-b.yaml:6:3: error: schedule: sale-b and sale-a (\(folder)/sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority\n")
+        #expect(
+            overlap.stderr
+                == "\(folder)/sale-b.yaml:6:3: error: schedule: sale-b and sale-a (\(folder)/sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("overlap").path))
 
         let key = scratch.appendingPathComponent("key").path, tree = scratch.appendingPathComponent("tree").path
@@ -122,24 +125,27 @@ import Testing
         let folder = temporaryFolder()
         try PNGCodec.encode(RGBAImage(width: 40, height: 40, fill: RGBAColor(r: 255, g: 255, b: 255))).write(to: folder.appendingPathComponent("tiny.png"))
         try """
-            schema: 1
-            name: tiny
-            app:
-              bundle_id: com.example.shop
-            schedule:
-              start: 2026-11-10T20:00:00+08:00
-            devices: ["iPhone 15"]
-            display_zoom: false
-            appearances:
-              light:
-                background: "#FFFFFF"
-                layers:
-                  - image: tiny.png
-            """.write(to: folder.appendingPathComponent("tiny.yaml"), atomically: true, encoding: .utf8)
-        let upscaled = "tiny.yaml:13:16: SEVERITY: appearances.light.layers[0].image: the 40×40 art is enlarged more than 2× on 1 screen: iPhone 15 portrait 63.9×"
+        schema: 1
+        name: tiny
+        app:
+          bundle_id: com.example.shop
+        schedule:
+          start: 2026-11-10T20:00:00+08:00
+        devices: ["iPhone 15"]
+        display_zoom: false
+        appearances:
+          light:
+            background: "#FFFFFF"
+            layers:
+              - image: tiny.png
+        """.write(to: folder.appendingPathComponent("tiny.yaml"), atomically: true, encoding: .utf8)
+        let upscaled =
+            "tiny.yaml:13:16: SEVERITY: appearances.light.layers[0].image: the 40×40 art is enlarged more than 2× on 1 screen: iPhone 15 portrait 63.9×"
         let cropped = "tiny.yaml:13:16: SEVERITY: appearances.light.layers[0].image: fill cuts off more than 25% of the art on 1 screen: iPhone 15 portrait 54%"
         func lines(_ text: String, _ severity: String) -> [String] {
-            [upscaled, cropped].map { $0.replacingOccurrences(of: "SEVERITY", with: severity) }.filter { expected in text.split(separator: "\n").contains { $0.hasPrefix(expected) } }
+            [upscaled, cropped].map { $0.replacingOccurrences(of: "SEVERITY", with: severity) }.filter { expected in
+                text.split(separator: "\n").contains { $0.hasPrefix(expected) }
+            }
         }
 
         let validate = try splashgen("validate", "tiny.yaml", in: folder)
@@ -216,8 +222,9 @@ import Testing
 
         let container = sandbox + "/container"
         // --app-version/--app-build; the first spelling --build (used for install above) still works.
-        let status = try cli.splashgen("status", "--container", container, "--bundle", bundle, "--app-version", "5.2", "--app-build", "100",
-                                       "--now", "2026-11-11T09:01:00+08:00", "--json")
+        let status = try cli.splashgen(
+            "status", "--container", container, "--bundle", bundle, "--app-version", "5.2", "--app-build", "100",
+            "--now", "2026-11-11T09:01:00+08:00", "--json")
         // Three cached files have no snapshot in this bundle: done as far as it goes, exit 3, each named.
         #expect(status.status == 3)
         #expect(status.stdout.components(separatedBy: "\"code\" : \"missing-snapshot\"").count == 4)
@@ -226,8 +233,9 @@ import Testing
         #expect(status.stdout.contains("\"next_change\" : \"2026-11-11T18:00:00Z\""))
 
         let screenshot = folder.appendingPathComponent("seen.png").path
-        let second = try cli.splashgen("sim", "launch", "--sandbox", sandbox, "--bundle", bundle, "--now", "2026-11-11T09:02:00+08:00",
-                                       "--screenshot", screenshot)
+        let second = try cli.splashgen(
+            "sim", "launch", "--sandbox", sandbox, "--bundle", bundle, "--now", "2026-11-11T09:02:00+08:00",
+            "--screenshot", screenshot)
         #expect(second.stdout.contains("nothing to do"))
         #expect(FileManager.default.fileExists(atPath: screenshot))
 

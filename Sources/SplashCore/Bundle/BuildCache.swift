@@ -1,5 +1,5 @@
-import SplashFormat
 import Foundation
+import SplashFormat
 
 /// Earlier build results, keyed by ``RenderRecipe/key``: `keys/<recipe key>` names an object and
 /// `objects/<sha256>` holds it. An unchanged rebuild links these instead of rendering again.

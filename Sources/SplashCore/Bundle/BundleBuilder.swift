@@ -120,9 +120,10 @@ public struct BundleBuilder: Sendable {
         var byFamily: [DeviceFamily: Int] = [:]
         for plan in plans { for snapshot in plan.snapshots { byFamily[snapshot.screen.family, default: 0] += 1 } }
         let unique = Dictionary(objects.values.map { ($0.hash, $0.bytes) }) { a, _ in a }
-        return BuildReport(bundle: bundle, manifest: manifest, snapshots: plans.reduce(0) { $0 + $1.snapshots.count },
-                           snapshotsByFamily: byFamily, uniqueObjects: unique.count, bytes: unique.values.reduce(0, +),
-                           rendered: toRender.count, reused: recipeOrder.count - toRender.count, times: times, warnings: warnings)
+        return BuildReport(
+            bundle: bundle, manifest: manifest, snapshots: plans.reduce(0) { $0 + $1.snapshots.count },
+            snapshotsByFamily: byFamily, uniqueObjects: unique.count, bytes: unique.values.reduce(0, +),
+            rendered: toRender.count, reused: recipeOrder.count - toRender.count, times: times, warnings: warnings)
     }
 
     private struct StoredObject: Sendable {
@@ -132,9 +133,11 @@ public struct BundleBuilder: Sendable {
     }
 
     /// Renders, encodes, hashes and caches recipes on `workers` threads, each with its own encoder.
-    private func render(_ jobs: [(key: String, recipe: RenderRecipe)], art: [String: RGBAImage],
-                        cache: BuildCache, times: inout StageTimes,
-                        progress: (@Sendable (Int, Int) -> Void)?) throws -> [String: StoredObject] {
+    private func render(
+        _ jobs: [(key: String, recipe: RenderRecipe)], art: [String: RGBAImage],
+        cache: BuildCache, times: inout StageTimes,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) throws -> [String: StoredObject] {
         guard !jobs.isEmpty else { return [:] }
         struct Shared {
             var next = 0
@@ -165,7 +168,9 @@ public struct BundleBuilder: Sendable {
                     mark = clock.now
                     let encoderKey = "\(job.recipe.encoding.rawValue)/\(job.recipe.quality)"
                     if encoders[encoderKey] == nil {
-                        guard let quality = ASTCQuality(rawValue: job.recipe.quality) else { throw BuildError.encodeFailed("unknown quality \(job.recipe.quality)") }
+                        guard let quality = ASTCQuality(rawValue: job.recipe.quality) else {
+                            throw BuildError.encodeFailed("unknown quality \(job.recipe.quality)")
+                        }
                         encoders[encoderKey] = try SnapshotEncoder(encoding: job.recipe.encoding, quality: quality)
                     }
                     let data = try encoders[encoderKey]!.encode(image)

@@ -89,7 +89,8 @@ final class BundleWriter {
 
     static func reason(_ error: any Error) -> String {
         if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain, let text = strerror(Int32(underlying.code)) {
+            underlying.domain == NSPOSIXErrorDomain, let text = strerror(Int32(underlying.code))
+        {
             return String(cString: text)
         }
         return (error as NSError).localizedDescription

@@ -22,8 +22,10 @@ public enum ArtChecker {
     /// Every art problem of `campaign`: warnings, and errors for `keep` rectangles. `snapshots` is
     /// the campaign's plan; `images` holds the decoded art (by path) of at least
     /// ``imagesUnderMarker(_:)``.
-    public static func check(_ campaign: Campaign, artwork: Artwork, snapshots: [PlannedSnapshot],
-                             images: [String: RGBAImage]) -> [Diagnostic] {
+    public static func check(
+        _ campaign: Campaign, artwork: Artwork, snapshots: [PlannedSnapshot],
+        images: [String: RGBAImage]
+    ) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for appearance in campaign.renderedAppearances {
             guard let spec = campaign.appearances[appearance] else { continue }
@@ -38,9 +40,10 @@ public enum ArtChecker {
 
     /// The images a marker check must see decoded: those drawn over some snapshot's bottom-right corner.
     public static func imagesUnderMarker(_ snapshots: [PlannedSnapshot]) -> Set<String> {
-        Set(snapshots.flatMap { snapshot in
-            cornerRecipe(snapshot.recipe).placements.filter(covers).map(\.image)
-        })
+        Set(
+            snapshots.flatMap { snapshot in
+                cornerRecipe(snapshot.recipe).placements.filter(covers).map(\.image)
+            })
     }
 
     /// One screen × orientation on which a layer is drawn, with where it lands.
@@ -73,9 +76,11 @@ public enum ArtChecker {
             .filter { $0.1 > upscaleLimit }.sorted { $0.1 > $1.1 }
         guard let worst = factors.first?.0.placement else { return nil }
         let needed = "\(Int((Double(worst.width) / upscaleLimit).rounded(.up)))×\(Int((Double(worst.height) / upscaleLimit).rounded(.up)))"
-        return Diagnostic(layer.source, "the \(item.width)×\(item.height) art is enlarged more than \(format(upscaleLimit))× on "
-                          + screens(factors.map { "\($0.0.name) \(format($0.1))×" })
-                          + "; it will look soft: art of at least \(needed) pixels stays within \(format(upscaleLimit))×", severity: .warning)
+        return Diagnostic(
+            layer.source,
+            "the \(item.width)×\(item.height) art is enlarged more than \(format(upscaleLimit))× on "
+                + screens(factors.map { "\($0.0.name) \(format($0.1))×" })
+                + "; it will look soft: art of at least \(needed) pixels stays within \(format(upscaleLimit))×", severity: .warning)
     }
 
     /// `fill` art losing more than ``cropLimit`` of its area off the canvas: the screens, worst first.
@@ -88,17 +93,20 @@ public enum ArtChecker {
             return (entry, 1 - Double(visibleWidth * visibleHeight) / Double(p.width * p.height))
         }.filter { $0.1 > cropLimit }.sorted { $0.1 > $1.1 }
         guard !shares.isEmpty else { return nil }
-        return Diagnostic(layer.source, "fill cuts off more than \(percent(cropLimit)) of the art on "
-                          + screens(shares.map { "\($0.0.name) \(percent($0.1))" })
-                          + "; art shaped like the screens loses less, and keep: [x, y, width, height] names what must stay",
-                          severity: .warning)
+        return Diagnostic(
+            layer.source,
+            "fill cuts off more than \(percent(cropLimit)) of the art on "
+                + screens(shares.map { "\($0.0.name) \(percent($0.1))" })
+                + "; art shaped like the screens loses less, and keep: [x, y, width, height] names what must stay",
+            severity: .warning)
     }
 
     /// A `keep` rectangle outside the art, or cropped or under the safe area's insets on some screen.
     private static func keep(_ layer: Campaign.Layer, item: Artwork.Item, _ drawn: [Drawn]) -> Diagnostic? {
         guard let keep = layer.keep else { return nil }
         guard keep.x + keep.width <= item.width, keep.y + keep.height <= item.height else {
-            return Diagnostic(keep.source, "keep \(keep.written) reaches beyond the \(item.width)×\(item.height) art; it is in art pixels, from the art's top-left corner")
+            return Diagnostic(
+                keep.source, "keep \(keep.written) reaches beyond the \(item.width)×\(item.height) art; it is in art pixels, from the art's top-left corner")
         }
         // Floating-point slack: a rectangle that ends exactly on the placement's edge is inside.
         let slack = 0.01
@@ -124,8 +132,10 @@ public enum ArtChecker {
             if !what.isEmpty { failures.append("\(entry.name) (\(what.joined(separator: ", ")))") }
         }
         guard !failures.isEmpty else { return nil }
-        return Diagnostic(keep.source, "keep \(keep.written) is not fully visible on " + screens(failures)
-                          + "; choose an anchor or fit that keeps it on screen, or a smaller margin of art around it")
+        return Diagnostic(
+            keep.source,
+            "keep \(keep.written) is not fully visible on " + screens(failures)
+                + "; choose an anchor or fit that keeps it on screen, or a smaller margin of art around it")
     }
 
     /// Snapshots whose bottom-right corner, as the renderer draws it, the applier would not read as
@@ -141,8 +151,9 @@ public enum ArtChecker {
             // Only art over the corner is drawn, and ``imagesUnderMarker(_:)`` names all of it.
             guard recipe.placements.allSatisfy({ art[$0.contentHash] != nil || !covers($0) }) else { continue }
             let corner = SnapshotRenderer.render(recipe, art: art)
-            let reading = MarkerReading.appearance(of: corner, scale: snapshot.screen.scale,
-                                                   light: campaign.marker.light, dark: campaign.marker.dark)
+            let reading = MarkerReading.appearance(
+                of: corner, scale: snapshot.screen.scale,
+                light: campaign.marker.light, dark: campaign.marker.dark)
             guard reading != snapshot.appearance else { continue }
             let besideMarker = max(0, corner.width - campaign.marker.size - 1)
             unread[snapshot.appearance, default: []].append(
@@ -156,10 +167,11 @@ public enum ArtChecker {
             // The classifier reads the last ⌈scale / 2⌉ pixels and takes the next one as the colour
             // under the 0.5 pt view; a stamp one pixel wider makes that pixel the marker's own.
             let size = Int((Double(largest) / 2).rounded(.up)) + 1
-            return Diagnostic(spec.backgroundSource,
-                              "the applier would not read the \(appearance.rawValue) marker \(colour.hex) over \(unders.joined(separator: ", ")) on "
-                              + screens(failures.map(\.name))
-                              + "; marker.size: \(size) (or a marker colour nearer what lies under it) makes it readable", severity: .warning)
+            return Diagnostic(
+                spec.backgroundSource,
+                "the applier would not read the \(appearance.rawValue) marker \(colour.hex) over \(unders.joined(separator: ", ")) on "
+                    + screens(failures.map(\.name))
+                    + "; marker.size: \(size) (or a marker colour nearer what lies under it) makes it readable", severity: .warning)
         }
     }
 

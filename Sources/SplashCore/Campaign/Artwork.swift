@@ -1,5 +1,5 @@
-import SplashFormat
 import Foundation
+import SplashFormat
 
 /// The PNG files a campaign uses, read once: their bytes' SHA-256 (which keys the build cache),
 /// their pixel size from the header, and, when a snapshot must actually be drawn, their pixels.
@@ -36,8 +36,9 @@ public struct Artwork: Sendable {
                         throw ImageError.tooLarge(width: size.width, height: size.height, limit: maxPixels)
                     }
                     let hash = sha256Hex(data)
-                    items[layer.image] = Item(path: layer.image, source: layer.source, data: data, contentHash: hash,
-                                              width: size.width, height: size.height)
+                    items[layer.image] = Item(
+                        path: layer.image, source: layer.source, data: data, contentHash: hash,
+                        width: size.width, height: size.height)
                 } catch {
                     problems.append(Diagnostic(layer.source, "\"\(layer.image)\": \(error)"))
                 }

@@ -54,11 +54,12 @@ public struct CampaignLoader: Sendable {
         if let yamlError = error as? YamlError {
             switch yamlError {
             case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-                 .composer(let context, let problem, let mark, _):
+                .composer(let context, let problem, let mark, _):
                 (line, column) = (mark.line, mark.column)
                 message = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
                 if line >= 1, line <= lines.count, let tab = lines[line - 1].firstIndex(of: "\t"),
-                   lines[line - 1][..<tab].allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    lines[line - 1][..<tab].allSatisfy({ $0 == " " || $0 == "\t" })
+                {
                     column = lines[line - 1].distance(from: lines[line - 1].startIndex, to: tab) + 1
                     message = "a tab indents this line; YAML indents with spaces only"
                 }
@@ -91,8 +92,10 @@ public struct CampaignLoader: Sendable {
                     continue
                 }
                 if let first {
-                    found.append(Diagnostic(SourceLocation(file: file, line: number, column: indent.count + 1, keyPath: key),
-                                            "duplicate key '\(key)'; it is already given at line \(first)"))
+                    found.append(
+                        Diagnostic(
+                            SourceLocation(file: file, line: number, column: indent.count + 1, keyPath: key),
+                            "duplicate key '\(key)'; it is already given at line \(first)"))
                 } else {
                     first = number
                 }
@@ -108,15 +111,18 @@ private struct Reading {
     var catalogue: DeviceCatalogue
     let baseDirectory: URL
 
-    static let topKeys = ["schema", "name", "app", "schedule", "priority", "grey", "encoding", "astc_quality", "orientations",
-                          "devices", "display_zoom", "marker", "appearances", "catalogue"]
+    static let topKeys = [
+        "schema", "name", "app", "schedule", "priority", "grey", "encoding", "astc_quality", "orientations",
+        "devices", "display_zoom", "marker", "appearances", "catalogue",
+    ]
 
     mutating func campaign(_ root: Node) -> Campaign? {
         guard let top = reader.mapping(root, "", keys: Self.topKeys, required: ["schema", "name", "app", "schedule", "appearances"]) else {
             return nil
         }
         if let node = top["schema"], let schema = reader.int(node, "schema", in: 1...Int.max), schema > Campaign.currentSchema {
-            reader.error(node, "schema", "campaign schema \(schema) is newer than this splashgen understands (schema \(Campaign.currentSchema)); update splashgen")
+            reader.error(
+                node, "schema", "campaign schema \(schema) is newer than this splashgen understands (schema \(Campaign.currentSchema)); update splashgen")
             return nil
         }
         let name = top["name"].flatMap(name)
@@ -134,11 +140,13 @@ private struct Reading {
         let appearances = top["appearances"].flatMap { node in self.appearances(node, orientations: orientations ?? []) }
 
         guard let name, let app, let schedule, let priority, let grey, let encoding, let quality, let orientations, let screens,
-              let marker, let appearances, let nameNode = top["name"], let scheduleNode = top["schedule"] else { return nil }
-        var campaign = Campaign(name: name, app: app, schedule: schedule, priority: priority, grey: grey, encoding: encoding, astcQuality: quality,
-                                orientations: orientations, screens: screens, marker: marker, appearances: appearances,
-                                baseDirectory: baseDirectory,
-                                nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
+            let marker, let appearances, let nameNode = top["name"], let scheduleNode = top["schedule"]
+        else { return nil }
+        var campaign = Campaign(
+            name: name, app: app, schedule: schedule, priority: priority, grey: grey, encoding: encoding, astcQuality: quality,
+            orientations: orientations, screens: screens, marker: marker, appearances: appearances,
+            baseDirectory: baseDirectory,
+            nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
         if case .mapping(let keys) = scheduleNode, let start = keys["start"]?.string, let zone = ScheduleTime.timeZone(of: start) {
             campaign.scheduleTimeZone = zone
         }
@@ -283,8 +291,9 @@ private struct Reading {
             }
         }
         guard let background, let layers, let backgroundNode = keys["background"] else { return nil }
-        return Campaign.AppearanceSpec(background: background, layers: layers,
-                                       backgroundSource: reader.location(backgroundNode, path + ".background"))
+        return Campaign.AppearanceSpec(
+            background: background, layers: layers,
+            backgroundSource: reader.location(backgroundNode, path + ".background"))
     }
 
     func layer(_ node: Node, _ path: String, orientations: [Orientation]) -> Campaign.Layer? {
@@ -310,7 +319,8 @@ private struct Reading {
         let safeArea = keys["safe_area"].map { reader.bool($0, path + ".safe_area") } ?? (fit == Campaign.Fit.none)
         let keep = keys["keep"].map { self.keep($0, path + ".keep") }
         guard reader.diagnostics.count == errorsBefore, let image, let imageNode = keys["image"], let fit, let anchor,
-              let margin, let safeArea, keep != .some(nil) else { return nil }
+            let margin, let safeArea, keep != .some(nil)
+        else { return nil }
         if fit == .none, width == nil, height == nil {
             reader.error(node, path, "fit: none needs a width or a height in points")
             return nil
@@ -323,9 +333,10 @@ private struct Reading {
             reader.error(keys["orientation"], path + ".orientation", "the campaign does not render \(orientation.rawValue); add it to orientations")
             return nil
         }
-        return Campaign.Layer(image: image, source: reader.location(imageNode, path + ".image"), fit: fit, anchor: anchor,
-                              width: width ?? nil, height: height ?? nil, margin: margin, safeArea: safeArea,
-                              orientation: orientation ?? nil, keep: keep ?? nil)
+        return Campaign.Layer(
+            image: image, source: reader.location(imageNode, path + ".image"), fit: fit, anchor: anchor,
+            width: width ?? nil, height: height ?? nil, margin: margin, safeArea: safeArea,
+            orientation: orientation ?? nil, keep: keep ?? nil)
     }
 
     /// `keep: [x, y, width, height]` in art pixels; whether it lies within the art is checked once
@@ -349,7 +360,8 @@ private struct Reading {
         for (index, item) in items.enumerated() {
             let path = "catalogue[\(index)]"
             guard let keys = reader.mapping(item, path, keys: ["name", "family", "points", "scale", "safe_area"], required: ["name"]),
-                  let nameNode = keys["name"], let name = reader.string(nameNode, path + ".name") else { continue }
+                let nameNode = keys["name"], let name = reader.string(nameNode, path + ".name")
+            else { continue }
             let existing = catalogue.device(named: name)
             if existing == nil {
                 for key in ["family", "points", "scale"] where keys[key] == nil {
@@ -361,8 +373,10 @@ private struct Reading {
             let scale = keys["scale"].map { reader.int($0, path + ".scale", in: 1...3) } ?? existing?.scale
             let safeArea = keys["safe_area"].map { safeAreas($0, path + ".safe_area") } ?? existing?.safeArea ?? SafeAreas()
             guard let family = family ?? nil, let points = points ?? nil, let scale = scale ?? nil, let safeArea else { continue }
-            catalogue = catalogue.replacing(Device(name: existing?.name ?? name, family: family, points: points, scale: scale, safeArea: safeArea,
-                                                   displayZoomOf: existing?.displayZoomOf, source: existing?.source))
+            catalogue = catalogue.replacing(
+                Device(
+                    name: existing?.name ?? name, family: family, points: points, scale: scale, safeArea: safeArea,
+                    displayZoomOf: existing?.displayZoomOf, source: existing?.source))
         }
     }
 

@@ -13,8 +13,10 @@ public enum CampaignValidator {
 
     /// Decodes every image, plans every snapshot and checks the art. Errors (and, when `strict`,
     /// warnings as errors) are thrown together.
-    public static func validate(_ campaign: Campaign, maxImagePixels: Int = PNGCodec.defaultMaxPixels,
-                                strict: Bool = false) throws(CampaignError) -> Validation {
+    public static func validate(
+        _ campaign: Campaign, maxImagePixels: Int = PNGCodec.defaultMaxPixels,
+        strict: Bool = false
+    ) throws(CampaignError) -> Validation {
         let artwork = try Artwork.read(campaign, maxPixels: maxImagePixels)
         let images = try artwork.decode(Set(artwork.items.keys), maxPixels: maxImagePixels)
         let snapshots = try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator)

@@ -28,9 +28,11 @@ public struct Device: Codable, Equatable, Sendable {
     public var shapeSource: String?
 
     /// Makes a device.
-    public init(name: String, family: DeviceFamily, points: Manifest.Size, scale: Int, safeArea: SafeAreas,
-                displayZoomOf: String? = nil, source: String? = nil,
-                cornerRadius: Double? = nil, cutout: Cutout? = nil, homeIndicator: Bool? = nil) {
+    public init(
+        name: String, family: DeviceFamily, points: Manifest.Size, scale: Int, safeArea: SafeAreas,
+        displayZoomOf: String? = nil, source: String? = nil,
+        cornerRadius: Double? = nil, cutout: Cutout? = nil, homeIndicator: Bool? = nil
+    ) {
         self.name = name
         self.family = family
         self.points = points

@@ -52,7 +52,9 @@ public struct DeviceCatalogue: Equatable, Sendable {
     /// `unknown device "NAME"; did you mean …?`, or a pointer to the catalogue.
     public func unknownDeviceMessage(_ name: String) -> String {
         let suggestions = suggestions(for: name)
-        let hint = suggestions.isEmpty ? "; `splashgen devices` lists the catalogue"
+        let hint =
+            suggestions.isEmpty
+            ? "; `splashgen devices` lists the catalogue"
             : "; did you mean " + suggestions.map { "'\($0)'" }.joined(separator: ", ") + "?"
         return "unknown device \"\(name)\"\(hint)"
     }

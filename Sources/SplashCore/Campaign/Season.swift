@@ -38,11 +38,22 @@ public struct Season: Equatable, Sendable {
         for (index, campaign) in campaigns.enumerated() {
             for earlier in campaigns[..<index] {
                 if earlier.app.bundleID != campaign.app.bundleID {
-                    found.append(Diagnostic(campaign.nameSource, "\(campaign.name) is for \(campaign.app.bundleID) but \(earlier.name) (\(earlier.nameSource.file)) is for \(earlier.app.bundleID); one bundle serves one app"))
+                    found.append(
+                        Diagnostic(
+                            campaign.nameSource,
+                            "\(campaign.name) is for \(campaign.app.bundleID) but \(earlier.name) (\(earlier.nameSource.file)) is for \(earlier.app.bundleID); one bundle serves one app"
+                        ))
                 } else if earlier.name == campaign.name {
-                    found.append(Diagnostic(campaign.nameSource, "the name \(campaign.name) is already used by \(earlier.nameSource.file); each campaign in a bundle needs its own name"))
+                    found.append(
+                        Diagnostic(
+                            campaign.nameSource,
+                            "the name \(campaign.name) is already used by \(earlier.nameSource.file); each campaign in a bundle needs its own name"))
                 } else if earlier.priority == campaign.priority, earlier.schedule.overlaps(campaign.schedule) {
-                    found.append(Diagnostic(campaign.scheduleSource, "\(campaign.name) and \(earlier.name) (\(earlier.scheduleSource.file):\(earlier.scheduleSource.line)) overlap with the same priority \(campaign.priority); give the one that should show a higher priority"))
+                    found.append(
+                        Diagnostic(
+                            campaign.scheduleSource,
+                            "\(campaign.name) and \(earlier.name) (\(earlier.scheduleSource.file):\(earlier.scheduleSource.line)) overlap with the same priority \(campaign.priority); give the one that should show a higher priority"
+                        ))
                 }
             }
         }

@@ -1,5 +1,5 @@
-import SplashFormat
 import Foundation
+import SplashFormat
 import Yams
 
 /// Walks a composed YAML tree and reads typed values, collecting every problem as a

@@ -1,6 +1,6 @@
-import SplashFormat
 import CAstcenc
 import Foundation
+import SplashFormat
 
 /// ASTC 4×4 LDR through ARM's astcenc. One codec is one astcenc context: use it from one thread.
 public final class ASTCCodec {
@@ -30,8 +30,9 @@ public final class ASTCCodec {
         let count = blocks.count
         let status = blocks.withUnsafeMutableBytes { out in
             image.pixels.withUnsafeBufferPointer { pixels in
-                splash_astc_compress(codec, pixels.baseAddress, UInt32(image.width), UInt32(image.height),
-                                     out.bindMemory(to: UInt8.self).baseAddress, count)
+                splash_astc_compress(
+                    codec, pixels.baseAddress, UInt32(image.width), UInt32(image.height),
+                    out.bindMemory(to: UInt8.self).baseAddress, count)
             }
         }
         guard status == 0 else { throw ASTCError(code: status) }
@@ -46,8 +47,9 @@ public final class ASTCCodec {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let status = pixels.withUnsafeMutableBufferPointer { out in
             blocks.withUnsafeBytes { input in
-                splash_astc_decompress(codec, input.bindMemory(to: UInt8.self).baseAddress, blocks.count,
-                                       UInt32(width), UInt32(height), out.baseAddress)
+                splash_astc_decompress(
+                    codec, input.bindMemory(to: UInt8.self).baseAddress, blocks.count,
+                    UInt32(width), UInt32(height), out.baseAddress)
             }
         }
         guard status == 0 else { throw ASTCError(code: status) }

@@ -15,7 +15,10 @@ public enum FileInspector {
                 ("glInternalFormat", format),
                 ("glBaseInternalFormat", String(format: "0x%04X", file.glBaseInternalFormat)),
                 ("glType / glFormat / glTypeSize", "\(file.glType) / \(file.glFormat) / \(file.glTypeSize)"),
-                ("levels", "\(max(1, file.numberOfMipmapLevels)) (faces \(file.numberOfFaces), array elements \(file.numberOfArrayElements), depth \(file.pixelDepth))"),
+                (
+                    "levels",
+                    "\(max(1, file.numberOfMipmapLevels)) (faces \(file.numberOfFaces), array elements \(file.numberOfArrayElements), depth \(file.pixelDepth))"
+                ),
                 ("level 0 bytes", "\(file.levelData.count)" + (file.isAppleCompressed ? " (8-byte lead + LZFSE stream)" : "")),
             ]
             if file.isAppleCompressed { lines.append(payloadLine(try file.astcBlocks(), stream: file.levelData.dropFirst(8))) }

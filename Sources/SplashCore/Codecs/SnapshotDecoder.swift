@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -99,8 +100,9 @@ private struct PickedBlocks {
             // A plain KTX file holds its blocks as they are: they are read where they lie, no copy of the level.
             (width, height) = (plain.width, plain.height)
             picked = data.withUnsafeBytes { raw in
-                Self.pick(UnsafeRawBufferPointer(rebasing: raw[plain.offset..<plain.offset + plain.bytes]),
-                          across: (width + 3) / 4, down: (height + 3) / 4)
+                Self.pick(
+                    UnsafeRawBufferPointer(rebasing: raw[plain.offset..<plain.offset + plain.bytes]),
+                    across: (width + 3) / 4, down: (height + 3) / 4)
             }
         } else {
             level = nil
@@ -121,7 +123,7 @@ private struct PickedBlocks {
         let decodedCorner = try codec.decompress(corner, width: cornerAcross * 4, height: cornerDown * 4)
         // The last block row and column may reach past the image: keep the real pixels only.
         let cornerWidth = width - (across - cornerAcross) * 4, cornerHeight = height - (down - cornerDown) * 4
-        var pixels = [UInt8]()
+        var pixels: [UInt8] = []
         pixels.reserveCapacity(cornerWidth * cornerHeight * 4)
         for y in 0..<cornerHeight {
             let start = y * decodedCorner.width * 4
@@ -132,13 +134,17 @@ private struct PickedBlocks {
         for i in stride(from: 0, to: decodedGrid.pixels.count, by: 4) {
             sum += SnapshotSample.luma(decodedGrid.pixels[i], decodedGrid.pixels[i + 1], decodedGrid.pixels[i + 2])
         }
-        return SnapshotSample(width: width, height: height, corner: RGBAImage(width: cornerWidth, height: cornerHeight, pixels: pixels),
-                              luma: sum / Double(max(1, decodedGrid.pixels.count / 4)))
+        return SnapshotSample(
+            width: width, height: height, corner: RGBAImage(width: cornerWidth, height: cornerHeight, pixels: pixels),
+            luma: sum / Double(max(1, decodedGrid.pixels.count / 4)))
     }
 
     /// The corner's and the grid's blocks out of a level of `across`×`down` blocks.
-    private static func pick(_ raw: UnsafeRawBufferPointer, across: Int, down: Int)
-        -> (cornerAcross: Int, cornerDown: Int, gridAcross: Int, gridDown: Int, corner: Data, grid: Data) {
+    private static func pick(
+        _ raw: UnsafeRawBufferPointer, across: Int, down: Int
+    )
+        -> (cornerAcross: Int, cornerDown: Int, gridAcross: Int, gridDown: Int, corner: Data, grid: Data)
+    {
         func gather(_ columns: [Int], _ rows: [Int]) -> Data {
             var out = Data(capacity: columns.count * rows.count * 16)
             for row in rows {
@@ -151,8 +157,10 @@ private struct PickedBlocks {
         }
         let cornerColumns = Array(max(0, across - 2)..<across), cornerRows = Array(max(0, down - 2)..<down)
         let gridAcross = min(across, 32), gridDown = min(down, 32)
-        return (cornerColumns.count, cornerRows.count, gridAcross, gridDown, gather(cornerColumns, cornerRows),
-                gather((0..<gridAcross).map { $0 * across / gridAcross }, (0..<gridDown).map { $0 * down / gridDown }))
+        return (
+            cornerColumns.count, cornerRows.count, gridAcross, gridDown, gather(cornerColumns, cornerRows),
+            gather((0..<gridAcross).map { $0 * across / gridAcross }, (0..<gridDown).map { $0 * down / gridDown })
+        )
     }
 }
 

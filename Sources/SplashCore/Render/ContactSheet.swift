@@ -65,14 +65,17 @@ public enum ContactSheet {
 
     /// The sheet for a bundle. `catalogue` supplies the devices' shapes for the overlays;
     /// `progress` hears of each object decoded.
-    public static func render(_ files: BundleFiles, font: TextRenderer, catalogue: DeviceCatalogue, options: Options = Options(),
-                              progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> Sheet {
+    public static func render(
+        _ files: BundleFiles, font: TextRenderer, catalogue: DeviceCatalogue, options: Options = Options(),
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws -> Sheet {
         let manifest = try Manifest.decode(from: files.manifest)
         let chosen = try select(manifest, device: options.device, catalogue: catalogue)
         // Lay out first: sections per campaign and appearance, tiles flowing left to right, portrait first.
         var placed: [Tile] = [], texts: [(String, Float, Int, Int)] = []
         var y = margin
-        let title = manifest.campaigns.map { "\($0.id)\($0.grey ? " (grey)" : ""), \($0.encoding.rawValue)" }.joined(separator: "; ")
+        let title =
+            manifest.campaigns.map { "\($0.id)\($0.grey ? " (grey)" : ""), \($0.encoding.rawValue)" }.joined(separator: "; ")
             + " — " + manifest.app.bundleID + (options.device.map { " — \($0)" } ?? "")
         texts.append((title, 30, margin, y))
         y += 48
@@ -89,8 +92,10 @@ public enum ContactSheet {
             y += 40
             var x = margin
             for span in manifest.timeline(appVersion: nil) {
-                let lines = [span.campaign.map { "\($0.id) (priority \($0.priority))" } ?? "originals",
-                             "from " + span.start.formatted(.iso8601), span.end.map { "to " + $0.formatted(.iso8601) } ?? "on"]
+                let lines = [
+                    span.campaign.map { "\($0.id) (priority \($0.priority))" } ?? "originals",
+                    "from " + span.start.formatted(.iso8601), span.end.map { "to " + $0.formatted(.iso8601) } ?? "on",
+                ]
                 let cell = (lines.map { font.width($0, pixelHeight: 15) }.max() ?? 0) + 12
                 if x > margin && x + cell > maxWidth - margin {
                     x = margin
@@ -107,7 +112,9 @@ public enum ContactSheet {
         for campaign in manifest.campaigns {
             for appearance in Appearance.allCases {
                 let snapshots = chosen[campaign.id, default: []].filter { $0.appearance == appearance }
-                    .sorted { ($0.orientation, $0.family, $0.pixels.width * $0.pixels.height) < ($1.orientation, $1.family, $1.pixels.width * $1.pixels.height) }
+                    .sorted {
+                        ($0.orientation, $0.family, $0.pixels.width * $0.pixels.height) < ($1.orientation, $1.family, $1.pixels.width * $1.pixels.height)
+                    }
                 guard !snapshots.isEmpty else { continue }
                 texts.append((manifest.campaigns.count > 1 ? "\(campaign.id): \(appearance.rawValue)" : appearance.rawValue, 26, margin, y))
                 y += 40
@@ -159,14 +166,17 @@ public enum ContactSheet {
             if catalogue.device(named: device) == nil && !served.contains(where: { $0.caseInsensitiveCompare(device) == .orderedSame }) {
                 throw ContactSheetError.noSnapshots(catalogue.unknownDeviceMessage(device))
             }
-            throw ContactSheetError.noSnapshots("the bundle has no snapshot for \"\(device)\"; it serves \(served.count) devices (`splashgen inspect` lists them)")
+            throw ContactSheetError.noSnapshots(
+                "the bundle has no snapshot for \"\(device)\"; it serves \(served.count) devices (`splashgen inspect` lists them)")
         }
         return chosen
     }
 
     /// Checks, decodes and scales every tile's object, each object once, in parallel.
-    static func draw(_ tiles: [Tile], files: BundleFiles, catalogue: DeviceCatalogue, options: Options,
-                     progress: (@Sendable (Int, Int) -> Void)?) throws -> (tiles: [RGBAImage], pointImages: [Data]) {
+    static func draw(
+        _ tiles: [Tile], files: BundleFiles, catalogue: DeviceCatalogue, options: Options,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) throws -> (tiles: [RGBAImage], pointImages: [Data]) {
         let objects = Array(Set(tiles.map(\.snapshot.object))).sorted()
         let users = Dictionary(grouping: tiles.indices, by: { tiles[$0].snapshot.object })
         let results = Locked((tiles: [Int: RGBAImage](), points: [Int: Data](), problem: (any Error)?.none, done: 0))
@@ -189,7 +199,9 @@ public enum ContactSheet {
                         let portrait = tile.snapshot.points
                         let size = tile.snapshot.orientation == .portrait ? portrait : Manifest.Size(width: portrait.height, height: portrait.width)
                         var alone = Resampler.resize(image, width: size.width, height: size.height)
-                        overlay?.draw(on: &alone, x: 0, y: 0, width: size.width, height: size.height, appearance: tile.snapshot.appearance, outside: RGBAColor(r: 255, g: 255, b: 255))
+                        overlay?.draw(
+                            on: &alone, x: 0, y: 0, width: size.width, height: size.height, appearance: tile.snapshot.appearance,
+                            outside: RGBAColor(r: 255, g: 255, b: 255))
                         png = try PNGCodec.encode(alone)
                     }
                     results.withLock { results in

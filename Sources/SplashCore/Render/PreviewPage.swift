@@ -58,13 +58,15 @@ public enum PreviewPage {
         for campaign in manifest.campaigns {
             let objects = Set(campaign.snapshots.map(\.object))
             let bytes = Dictionary(campaign.snapshots.map { ($0.object, $0.bytes) }, uniquingKeysWith: { a, _ in a }).values.reduce(0, +)
-            let cells = [campaign.id,
-                         campaign.schedule.start.formatted(.iso8601) + " to " + (campaign.schedule.end.map { $0.formatted(.iso8601) } ?? "no end"),
-                         "\(campaign.priority)",
-                         [campaign.minVersion.map { "from \($0)" }, campaign.maxVersion.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "all",
-                         campaign.grey ? "yes" : "no", campaign.encoding.rawValue,
-                         "\(campaign.marker.light) / \(campaign.marker.dark), \(campaign.marker.size) px",
-                         "\(campaign.snapshots.count)", "\(objects.count)", "\(bytes)"]
+            let cells = [
+                campaign.id,
+                campaign.schedule.start.formatted(.iso8601) + " to " + (campaign.schedule.end.map { $0.formatted(.iso8601) } ?? "no end"),
+                "\(campaign.priority)",
+                [campaign.minVersion.map { "from \($0)" }, campaign.maxVersion.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "all",
+                campaign.grey ? "yes" : "no", campaign.encoding.rawValue,
+                "\(campaign.marker.light) / \(campaign.marker.dark), \(campaign.marker.size) px",
+                "\(campaign.snapshots.count)", "\(objects.count)", "\(bytes)",
+            ]
             campaigns += "<tr>" + cells.map { "<td>\(escape($0))</td>" }.joined() + "</tr>\n"
         }
         var figures = ""
@@ -73,36 +75,36 @@ public enum PreviewPage {
             let size = s.orientation == .portrait ? s.points : Manifest.Size(width: s.points.height, height: s.points.width)
             // Shown at half a CSS pixel per point: the image holds one pixel per point, crisp on a 2x screen.
             figures += """
-            <figure><img src="\(screensFolder)/\(escape(image))" width="\(size.width / 2)" height="\(size.height / 2)" alt="\(escape("\(tile.campaign) \(s.pixels.width)x\(s.pixels.height) \(s.orientation.rawValue) \(s.appearance.rawValue)"))">
-            <figcaption><b>\(escape(s.devices.joined(separator: ", ")))</b><br>\(escape(tile.campaign)): \(s.pixels.width)x\(s.pixels.height) px (\(s.points.width)x\(s.points.height) pt @\(s.scale)x), \(s.orientation.rawValue), \(s.appearance.rawValue)<br><code>\(escape(String(s.object.prefix(12))))</code> \(s.bytes) bytes</figcaption></figure>
+                <figure><img src="\(screensFolder)/\(escape(image))" width="\(size.width / 2)" height="\(size.height / 2)" alt="\(escape("\(tile.campaign) \(s.pixels.width)x\(s.pixels.height) \(s.orientation.rawValue) \(s.appearance.rawValue)"))">
+                <figcaption><b>\(escape(s.devices.joined(separator: ", ")))</b><br>\(escape(tile.campaign)): \(s.pixels.width)x\(s.pixels.height) px (\(s.points.width)x\(s.points.height) pt @\(s.scale)x), \(s.orientation.rawValue), \(s.appearance.rawValue)<br><code>\(escape(String(s.object.prefix(12))))</code> \(s.bytes) bytes</figcaption></figure>
 
-            """
+                """
         }
         return """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8">
-        <title>\(escape(manifest.campaigns.map(\.id).joined(separator: ", "))) — splashgen preview</title>
-        <style>
-        body { font: 14px/1.4 sans-serif; margin: 24px; background: #fff; color: #121212; }
-        table { border-collapse: collapse; margin: 8px 0 16px; }
-        th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
-        img.sheet { max-width: 100%; height: auto; border: 1px solid #ccc; }
-        figure { display: inline-block; vertical-align: top; margin: 0 16px 16px 0; max-width: 520px; }
-        figcaption { font-size: 12px; margin-top: 4px; }
-        </style></head>
-        <body>
-        <h1>\(escape(manifest.campaigns.map(\.id).joined(separator: ", ")))</h1>
-        <table>
-        \(rows)</table>
-        <table><tr><th>campaign</th><th>schedule (UTC)</th><th>priority</th><th>app versions</th><th>grey</th><th>encoding</th><th>marker light / dark</th><th>snapshots</th><th>objects</th><th>bytes</th></tr>
-        \(campaigns)</table>
-        <p>\(escape(SignOffOverlay.legend)).</p>
-        <h2>Contact sheet</h2>
-        <img class="sheet" src="\(sheetFile)" width="\(sheet.image.width)" height="\(sheet.image.height)" alt="contact sheet">
-        <h2>Every snapshot</h2>
-        \(figures)</body></html>
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <title>\(escape(manifest.campaigns.map(\.id).joined(separator: ", "))) — splashgen preview</title>
+            <style>
+            body { font: 14px/1.4 sans-serif; margin: 24px; background: #fff; color: #121212; }
+            table { border-collapse: collapse; margin: 8px 0 16px; }
+            th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
+            img.sheet { max-width: 100%; height: auto; border: 1px solid #ccc; }
+            figure { display: inline-block; vertical-align: top; margin: 0 16px 16px 0; max-width: 520px; }
+            figcaption { font-size: 12px; margin-top: 4px; }
+            </style></head>
+            <body>
+            <h1>\(escape(manifest.campaigns.map(\.id).joined(separator: ", ")))</h1>
+            <table>
+            \(rows)</table>
+            <table><tr><th>campaign</th><th>schedule (UTC)</th><th>priority</th><th>app versions</th><th>grey</th><th>encoding</th><th>marker light / dark</th><th>snapshots</th><th>objects</th><th>bytes</th></tr>
+            \(campaigns)</table>
+            <p>\(escape(SignOffOverlay.legend)).</p>
+            <h2>Contact sheet</h2>
+            <img class="sheet" src="\(sheetFile)" width="\(sheet.image.width)" height="\(sheet.image.height)" alt="contact sheet">
+            <h2>Every snapshot</h2>
+            \(figures)</body></html>
 
-        """
+            """
     }
 
     /// Text made safe for HTML content and attribute values.

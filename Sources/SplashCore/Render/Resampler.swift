@@ -1,5 +1,5 @@
-import SplashFormat
 import CStb
+import SplashFormat
 
 /// Resizes art with stb_image_resize: Mitchell when shrinking, Catmull-Rom when enlarging,
 /// filtered in linear light (sRGB decoded), weighted by alpha so transparent edges do not darken.
@@ -7,8 +7,10 @@ import CStb
 public enum Resampler {
     /// The part of `image` that lands on a `visible` window of a `width`×`height` scaled copy,
     /// computed without scaling the parts that would be cropped away.
-    public static func resize(_ image: RGBAImage, width: Int, height: Int,
-                              visible: (x: Int, y: Int, width: Int, height: Int)? = nil) -> RGBAImage {
+    public static func resize(
+        _ image: RGBAImage, width: Int, height: Int,
+        visible: (x: Int, y: Int, width: Int, height: Int)? = nil
+    ) -> RGBAImage {
         let window = visible ?? (0, 0, width, height)
         if image.width == width && image.height == height && window == (0, 0, width, height) { return image }
         var out = [UInt8](repeating: 0, count: window.width * window.height * 4)

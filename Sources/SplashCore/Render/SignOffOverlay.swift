@@ -25,7 +25,8 @@ public struct SignOffOverlay: Sendable {
     /// The home indicator's approximate size and distance from the bottom edge, in points.
     static let indicatorSize = (iphone: 134.0, ipad: 315.0, thickness: 5.0, bottom: 8.0)
     /// One line for a legend under a sheet or on a page.
-    public static let legend = "overlays: magenta = outside the safe area; black = notch or Dynamic Island; bar = home indicator; corners cut as the screen rounds them"
+    public static let legend =
+        "overlays: magenta = outside the safe area; black = notch or Dynamic Island; bar = home indicator; corners cut as the screen rounds them"
 
     /// A rectangle in points.
     public struct Rect: Equatable, Hashable, Sendable {
@@ -46,7 +47,8 @@ public struct SignOffOverlay: Sendable {
         cornerRadius = devices.map { $0.cornerRadius ?? 0 }.max() ?? 0
         // In landscape the top of the phone is on the left (turned counter-clockwise).
         func oriented(_ x: Double, _ y: Double, _ width: Double, _ height: Double, radius: Double) -> Rect {
-            landscape ? Rect(x: y, y: portrait.width - x - width, width: height, height: width, radius: radius)
+            landscape
+                ? Rect(x: y, y: portrait.width - x - width, width: height, height: width, radius: radius)
                 : Rect(x: x, y: y, width: width, height: height, radius: radius)
         }
         var cutouts: [Rect] = []
@@ -60,8 +62,9 @@ public struct SignOffOverlay: Sendable {
         if devices.contains(where: { $0.homeIndicator == true }) {
             let metrics = Self.indicatorSize
             let length = first.family == .ipad ? metrics.ipad : metrics.iphone
-            homeIndicator = Rect(x: (size.width - length) / 2, y: size.height - metrics.bottom - metrics.thickness,
-                                 width: length, height: metrics.thickness, radius: metrics.thickness / 2)
+            homeIndicator = Rect(
+                x: (size.width - length) / 2, y: size.height - metrics.bottom - metrics.thickness,
+                width: length, height: metrics.thickness, radius: metrics.thickness / 2)
         } else {
             homeIndicator = nil
         }
@@ -71,8 +74,9 @@ public struct SignOffOverlay: Sendable {
     /// the corners the screen rounds off (the colour around the tile).
     public func draw(on image: inout RGBAImage, x left: Int, y top: Int, width: Int, height: Int, appearance: Appearance, outside: RGBAColor) {
         let k = Double(width) / size.width
-        let safe = Rect(x: safeArea.left, y: safeArea.top, width: size.width - safeArea.left - safeArea.right,
-                        height: size.height - safeArea.top - safeArea.bottom, radius: 0)
+        let safe = Rect(
+            x: safeArea.left, y: safeArea.top, width: size.width - safeArea.left - safeArea.right,
+            height: size.height - safeArea.top - safeArea.bottom, radius: 0)
         let whole = Rect(x: 0, y: 0, width: size.width, height: size.height, radius: 0)
         func paint(_ color: RGBAColor, over area: Rect, where inside: (Double, Double) -> Bool) {
             let x0 = max(0, Int((area.x * k).rounded(.down))), x1 = min(width, Int(((area.x + area.width) * k).rounded(.up)))
@@ -91,10 +95,12 @@ public struct SignOffOverlay: Sendable {
             }
         }
         // The unsafe bands, each pixel tinted once.
-        let bands = [Rect(x: 0, y: 0, width: size.width, height: safeArea.top, radius: 0),
-                     Rect(x: 0, y: size.height - safeArea.bottom, width: size.width, height: safeArea.bottom, radius: 0),
-                     Rect(x: 0, y: safeArea.top, width: safeArea.left, height: safe.height, radius: 0),
-                     Rect(x: size.width - safeArea.right, y: safeArea.top, width: safeArea.right, height: safe.height, radius: 0)]
+        let bands = [
+            Rect(x: 0, y: 0, width: size.width, height: safeArea.top, radius: 0),
+            Rect(x: 0, y: size.height - safeArea.bottom, width: size.width, height: safeArea.bottom, radius: 0),
+            Rect(x: 0, y: safeArea.top, width: safeArea.left, height: safe.height, radius: 0),
+            Rect(x: size.width - safeArea.right, y: safeArea.top, width: safeArea.right, height: safe.height, radius: 0),
+        ]
         for band in bands where band.width > 0 && band.height > 0 {
             paint(Self.unsafeTint, over: band) { !safe.contains($0, $1) }
         }

@@ -90,7 +90,9 @@ public enum SnapshotPlanner {
                         if let placement = place(layer, item: item, screen: screen, orientation: orientation) {
                             placements.append(placement)
                         } else if !problems.contains(where: { $0.location == layer.source }) {
-                            problems.append(Diagnostic(layer.source, "the margin and safe area leave no room for the art on \(screen.devices[0].name) in \(orientation.rawValue)"))
+                            problems.append(
+                                Diagnostic(
+                                    layer.source, "the margin and safe area leave no room for the art on \(screen.devices[0].name) in \(orientation.rawValue)"))
                         }
                     }
                     let recipe = RenderRecipe(

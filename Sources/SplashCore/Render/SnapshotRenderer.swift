@@ -1,5 +1,5 @@
-import SplashFormat
 import Foundation
+import SplashFormat
 
 /// Draws a ``RenderRecipe``: background, resampled art (cropped to the canvas), grey, marker.
 public enum SnapshotRenderer {
@@ -17,8 +17,9 @@ public enum SnapshotRenderer {
                 blend(RGBAImage(width: x1 - x0, height: y1 - y0, fill: RGBAColor(r: 0, g: 0, b: 0)), over: &canvas, atX: x0, y: y0)
                 continue
             }
-            let piece = Resampler.resize(art[placement.contentHash]!, width: placement.width, height: placement.height,
-                                         visible: (x0 - placement.x, y0 - placement.y, x1 - x0, y1 - y0))
+            let piece = Resampler.resize(
+                art[placement.contentHash]!, width: placement.width, height: placement.height,
+                visible: (x0 - placement.x, y0 - placement.y, x1 - x0, y1 - y0))
             blend(piece, over: &canvas, atX: x0, y: y0)
         }
         if recipe.grey { makeGrey(&canvas) }

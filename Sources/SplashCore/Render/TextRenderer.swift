@@ -95,6 +95,8 @@ public enum TextError: Error, Equatable, CustomStringConvertible {
     case noFont(String)
 
     public var description: String {
-        switch self { case .noFont(let detail): return detail }
+        switch self {
+        case .noFont(let detail): return detail
+        }
     }
 }

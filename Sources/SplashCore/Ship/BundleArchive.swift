@@ -37,8 +37,10 @@ public enum BundleArchive {
         if let signature = contents.signature { entries.append((BundleSignature.fileName, Data(signature.utf8))) }
         entries += contents.objects.keys.sorted().map { ("objects/" + $0, contents.objects[$0]!) }
         for (path, data) in entries {
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), modificationDate: entryDate,
-                                 permissions: 0o644, compressionMethod: .deflate) { position, size in
+            try archive.addEntry(
+                with: path, type: .file, uncompressedSize: Int64(data.count), modificationDate: entryDate,
+                permissions: 0o644, compressionMethod: .deflate
+            ) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }

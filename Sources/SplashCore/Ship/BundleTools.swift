@@ -94,7 +94,9 @@ public struct BundleFiles: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw BundleProblem.missingManifest }
         if isDirectory.boolValue {
-            guard let manifest = readBounded(url.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else { throw BundleProblem.missingManifest }
+            guard let manifest = readBounded(url.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else {
+                throw BundleProblem.missingManifest
+            }
             let objects = url.appendingPathComponent("objects")
             isArchive = false
             self.manifest = manifest
@@ -157,7 +159,9 @@ public enum SliceError: Error, Equatable, CustomStringConvertible {
     case noSnapshots(String)
 
     public var description: String {
-        switch self { case .noSnapshots(let screen): return "the bundle has no snapshot for \(screen)" }
+        switch self {
+        case .noSnapshots(let screen): return "the bundle has no snapshot for \(screen)"
+        }
     }
 }
 

@@ -51,7 +51,8 @@ public enum Publisher {
             let packedURL = objects.appendingPathComponent(snapshot.object + ".deflate")
             let packed: Data
             if let earlier = readBounded(packedURL, limit: ReadLimits.snapshotBytes),
-               let inflated = try? Deflate.inflate(earlier, expectedSize: snapshot.bytes), sha256Hex(inflated) == snapshot.object {
+                let inflated = try? Deflate.inflate(earlier, expectedSize: snapshot.bytes), sha256Hex(inflated) == snapshot.object
+            {
                 packed = earlier
             } else {
                 packed = try Deflate.compress(data!)
@@ -75,22 +76,31 @@ public enum Publisher {
         do { try fm.createDirectory(at: screensFolder, withIntermediateDirectories: true) } catch {
             throw PublishError.notWritable(screensFolder.path, BundleWriter.reason(error))
         }
-        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map { Manifest.Size(width: min($0.pixels.width, $0.pixels.height), height: max($0.pixels.width, $0.pixels.height)) })
+        let sizes = Set(
+            manifest.campaigns.flatMap(\.snapshots).map {
+                Manifest.Size(width: min($0.pixels.width, $0.pixels.height), height: max($0.pixels.width, $0.pixels.height))
+            })
         for size in sizes.sorted(by: { ($0.width, $0.height) < ($1.width, $1.height) }) {
             let path = screenPath(width: size.width, height: size.height)
             let slice = try ScreenSlice.pixels(width: size.width, height: size.height).apply(to: manifest)
-            try writeSigned(slice.encoded(), to: output.appendingPathComponent(path), signature: output.appendingPathComponent(path + ".sig"), privateKey: privateKey)
+            try writeSigned(
+                slice.encoded(), to: output.appendingPathComponent(path), signature: output.appendingPathComponent(path + ".sig"), privateKey: privateKey)
             report.screens += 1
         }
         let served = Set(sizes.map { screenPath(width: $0.width, height: $0.height) })
-        for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted() where entry.hasSuffix(".json") && !served.contains("screens/" + entry) {
+        for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted()
+        where entry.hasSuffix(".json") && !served.contains("screens/" + entry) {
             var withdrawn = manifest
             withdrawn.campaigns = []
-            try writeSigned(withdrawn.encoded(), to: screensFolder.appendingPathComponent(entry), signature: screensFolder.appendingPathComponent(entry + ".sig"), privateKey: privateKey)
+            try writeSigned(
+                withdrawn.encoded(), to: screensFolder.appendingPathComponent(entry), signature: screensFolder.appendingPathComponent(entry + ".sig"),
+                privateKey: privateKey)
             report.withdrawnScreens += 1
         }
         let whole = manifest.encoded()
-        try writeSigned(whole, to: output.appendingPathComponent("manifest.json"), signature: output.appendingPathComponent(BundleSignature.fileName), privateKey: privateKey)
+        try writeSigned(
+            whole, to: output.appendingPathComponent("manifest.json"), signature: output.appendingPathComponent(BundleSignature.fileName),
+            privateKey: privateKey)
         report.manifestBytes = whole.count
         return report
     }
@@ -100,7 +110,9 @@ public enum Publisher {
     static func heldSerial(in output: URL) throws -> Int {
         let url = output.appendingPathComponent("manifest.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return 0 }
-        guard let data = readBounded(url, limit: ReadLimits.manifestBytes) else { throw PublishError.unreadableTree(url.path, "not a regular file of at most \(ReadLimits.manifestBytes) bytes") }
+        guard let data = readBounded(url, limit: ReadLimits.manifestBytes) else {
+            throw PublishError.unreadableTree(url.path, "not a regular file of at most \(ReadLimits.manifestBytes) bytes")
+        }
         do { return try Manifest.decode(from: data).serial ?? 0 } catch {
             throw PublishError.unreadableTree(url.path, error.description)
         }
@@ -155,7 +167,8 @@ public enum PublishError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .serialNotGreater(let requested, let held):
-            return "serial \(requested) is not greater than the \(held) the tree already holds; a phone refuses a serial it has seen (omit --serial to take \(held == Int.max ? "none: the serial is exhausted" : String(held + 1)))"
+            return
+                "serial \(requested) is not greater than the \(held) the tree already holds; a phone refuses a serial it has seen (omit --serial to take \(held == Int.max ? "none: the serial is exhausted" : String(held + 1)))"
         case .unreadableTree(let path, let detail): return "the tree's \(path) cannot be read (\(detail)); not publishing over it"
         case .notWritable(let path, let reason): return "cannot write \(path): \(reason)"
         }

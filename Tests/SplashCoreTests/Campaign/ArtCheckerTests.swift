@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 /// The art checks on one screen, the iPhone 15 (393×852 pt @3x = 1179×2556 px; safe area portrait
@@ -8,9 +9,11 @@ import Testing
 @Suite struct ArtCheckerTests {
     /// A scratch `c.yaml` drawing `art.png` (`width`×`height`, one colour) in portrait on the
     /// iPhone 15 alone, `layer` holding the layer's keys after `image`.
-    static func campaign(art width: Int, _ height: Int, colour: RGBAColor = RGBAColor(r: 255, g: 255, b: 255),
-                         background: String = "#FFFFFF", layer: String = "fit: fill", top: String = "",
-                         device: String = "iPhone 15") throws -> Campaign {
+    static func campaign(
+        art width: Int, _ height: Int, colour: RGBAColor = RGBAColor(r: 255, g: 255, b: 255),
+        background: String = "#FFFFFF", layer: String = "fit: fill", top: String = "",
+        device: String = "iPhone 15"
+    ) throws -> Campaign {
         let folder = temporaryFolder()
         try PNGCodec.encode(RGBAImage(width: width, height: height, fill: colour)).write(to: folder.appendingPathComponent("art.png"))
         let yaml = """
@@ -41,10 +44,11 @@ import Testing
     @Test func aTinyFilledArtIsWarnedAsUpscaledAndCropped() throws {
         // fill: factor max(1179 / 40, 2556 / 40) = 63.9, drawn 2556×2556 of which 1179 columns show:
         // 1 − 1179 / 2556 = 53.9 % cut off. Art of 2556 / 2 = 1278 pixels a side stays within 2×.
-        #expect(try Self.warnings(Self.campaign(art: 40, 40)) == [
-            "c.yaml:13:16: warning: appearances.light.layers[0].image: the 40×40 art is enlarged more than 2× on 1 screen: iPhone 15 portrait 63.9×; it will look soft: art of at least 1278×1278 pixels stays within 2×",
-            "c.yaml:13:16: warning: appearances.light.layers[0].image: fill cuts off more than 25% of the art on 1 screen: iPhone 15 portrait 54%; art shaped like the screens loses less, and keep: [x, y, width, height] names what must stay",
-        ])
+        #expect(
+            try Self.warnings(Self.campaign(art: 40, 40)) == [
+                "c.yaml:13:16: warning: appearances.light.layers[0].image: the 40×40 art is enlarged more than 2× on 1 screen: iPhone 15 portrait 63.9×; it will look soft: art of at least 1278×1278 pixels stays within 2×",
+                "c.yaml:13:16: warning: appearances.light.layers[0].image: fill cuts off more than 25% of the art on 1 screen: iPhone 15 portrait 54%; art shaped like the screens loses less, and keep: [x, y, width, height] names what must stay",
+            ])
     }
 
     @Test func artShapedAndSizedForTheScreenIsNotWarned() throws {
@@ -72,9 +76,10 @@ import Testing
         do {
             _ = try CampaignValidator.validate(campaign)
         } catch {
-            #expect(error.diagnostics.filter { $0.severity == .error }.map(\.description) == [
-                "c.yaml:15:15: error: appearances.light.layers[0].keep: keep [100, 400, 800, 200] is not fully visible on 1 screen: iPhone 15 portrait (cut off at the left and right); choose an anchor or fit that keeps it on screen, or a smaller margin of art around it",
-            ])
+            #expect(
+                error.diagnostics.filter { $0.severity == .error }.map(\.description) == [
+                    "c.yaml:15:15: error: appearances.light.layers[0].keep: keep [100, 400, 800, 200] is not fully visible on 1 screen: iPhone 15 portrait (cut off at the left and right); choose an anchor or fit that keeps it on screen, or a smaller margin of art around it"
+                ])
         }
         // fit: the whole art shows, 1179×1179 at y = (2556 − 1179) / 2 = 688.5; rows 400…600 land at
         // 1160 and 1396, clear of the 177-pixel top and 102-pixel bottom insets.
@@ -90,7 +95,12 @@ import Testing
             _ = try CampaignValidator.validate(campaign)
             Issue.record("a keep rectangle under the top inset passed")
         } catch {
-            #expect(error.diagnostics.contains { $0.description.hasPrefix("c.yaml:15:15: error: appearances.light.layers[0].keep: keep [400, 0, 200, 50] is not fully visible on 1 screen: iPhone 15 portrait (under the top safe-area inset);") })
+            #expect(
+                error.diagnostics.contains {
+                    $0.description.hasPrefix(
+                        "c.yaml:15:15: error: appearances.light.layers[0].keep: keep [400, 0, 200, 50] is not fully visible on 1 screen: iPhone 15 portrait (under the top safe-area inset);"
+                    )
+                })
         }
         // Rows 200…250 land at 511.2…639: clear of the inset.
         let lower = try Self.campaign(art: 1000, 1000, layer: "fit: fill\n        keep: [400, 200, 200, 50]")
@@ -99,8 +109,13 @@ import Testing
 
     @Test func aKeepRectangleOutsideTheArtIsRefusedAtItsPlace() throws {
         let campaign = try Self.campaign(art: 1000, 1000, layer: "fit: fit\n        keep: [900, 0, 200, 10]")
-        #expect(throws: CampaignError([Diagnostic(SourceLocation(file: "c.yaml", line: 15, column: 15, keyPath: "appearances.light.layers[0].keep"),
-                                                  "keep [900, 0, 200, 10] reaches beyond the 1000×1000 art; it is in art pixels, from the art's top-left corner")])) {
+        #expect(
+            throws: CampaignError([
+                Diagnostic(
+                    SourceLocation(file: "c.yaml", line: 15, column: 15, keyPath: "appearances.light.layers[0].keep"),
+                    "keep [900, 0, 200, 10] reaches beyond the 1000×1000 art; it is in art pixels, from the art's top-left corner")
+            ])
+        ) {
             try CampaignValidator.validate(campaign)
         }
     }
@@ -126,15 +141,17 @@ import Testing
         // eighth of the white–black distance, 32. The 30-pixel art drawn 10 pt wide (factor 1) sits
         // in the middle: the colour under the marker is the background.
         let black = try Self.campaign(art: 30, 30, background: "#000000", layer: "fit: none\n        width: 10", top: "marker:\n  size: 2")
-        #expect(try Self.warnings(black) == [
-            "c.yaml:11:17: warning: appearances.light.background: the applier would not read the light marker #FFFFFF over #000000 on 1 screen: iPhone 15 portrait; marker.size: 3 (or a marker colour nearer what lies under it) makes it readable",
-        ])
+        #expect(
+            try Self.warnings(black) == [
+                "c.yaml:11:17: warning: appearances.light.background: the applier would not read the light marker #FFFFFF over #000000 on 1 screen: iPhone 15 portrait; marker.size: 3 (or a marker colour nearer what lies under it) makes it readable"
+            ])
         // A 3-pixel stamp puts the third pixel inside the marker: every prediction is white, exact.
         let wider = try Self.campaign(art: 30, 30, background: "#000000", layer: "fit: none\n        width: 10", top: "marker:\n  size: 3")
         #expect(try Self.warnings(wider) == [])
         // At @2x the classifier reads only the corner pixel, fully covered: white, exact.
-        let retina = try Self.campaign(art: 30, 30, background: "#000000", layer: "fit: none\n        width: 10", top: "marker:\n  size: 2",
-                                       device: "iPhone SE (2nd generation)")
+        let retina = try Self.campaign(
+            art: 30, 30, background: "#000000", layer: "fit: none\n        width: 10", top: "marker:\n  size: 2",
+            device: "iPhone SE (2nd generation)")
         #expect(try Self.warnings(retina).filter { $0.contains("marker") } == [])
         // Within an eighth: #E8E8E8 under white, ¾ × 23 = 17 ≤ 32.
         let nearWhite = try Self.campaign(art: 30, 30, background: "#E8E8E8", layer: "fit: none\n        width: 10", top: "marker:\n  size: 2")

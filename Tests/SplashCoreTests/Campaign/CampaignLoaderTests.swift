@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 @Suite struct CampaignLoaderTests {
@@ -9,30 +10,69 @@ import Testing
         ("unknown-key.yaml", ["unknown-key.yaml:8:1: error: orientation: unknown key 'orientation'; did you mean 'orientations'?"]),
         ("wrong-type.yaml", ["wrong-type.yaml:8:7: error: grey: expected true or false; found \"sometimes\""]),
         ("malformed.yaml", ["malformed.yaml:6:12: error: malformed YAML: while parsing a flow sequence did not find expected ',' or ']'"]),
-        ("bad-date.yaml", ["bad-date.yaml:6:10: error: schedule.start: expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \"2026-11-10 20:00\""]),
+        (
+            "bad-date.yaml",
+            [
+                "bad-date.yaml:6:10: error: schedule.start: expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \"2026-11-10 20:00\""
+            ]
+        ),
         ("end-before-start.yaml", ["end-before-start.yaml:7:8: error: schedule.end: the campaign ends before it starts; end must be after start"]),
-        ("bad-colour.yaml", ["bad-colour.yaml:10:17: error: appearances.light.background: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"#FFFFZZ\""]),
-        ("unknown-device.yaml", ["unknown-device.yaml:8:19: error: devices[1]: unknown device \"iPhone 51\"; did you mean 'iPhone 11', 'iPhone 5s', 'iPhone 12'?"]),
+        (
+            "bad-colour.yaml",
+            [
+                "bad-colour.yaml:10:17: error: appearances.light.background: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"#FFFFZZ\""
+            ]
+        ),
+        (
+            "unknown-device.yaml",
+            ["unknown-device.yaml:8:19: error: devices[1]: unknown device \"iPhone 51\"; did you mean 'iPhone 11', 'iPhone 5s', 'iPhone 12'?"]
+        ),
         ("unknown-orientation.yaml", ["unknown-orientation.yaml:8:26: error: orientations[1]: expected one of portrait, landscape; found \"sideways\""]),
         ("bad-fit.yaml", ["bad-fit.yaml:16:14: error: appearances.dark.layers[1].fit: expected one of fill, fit, none; found \"cover\""]),
-        ("missing-image.yaml", ["missing-image.yaml:12:16: error: appearances.light.layers[0].image: no such image file \"art/nowhere.png\" (paths are relative to the campaign file's folder)"]),
-        ("newer-schema.yaml", ["newer-schema.yaml:1:9: error: schema: campaign schema 2 is newer than this splashgen understands (schema 1); update splashgen"]),
+        (
+            "missing-image.yaml",
+            [
+                "missing-image.yaml:12:16: error: appearances.light.layers[0].image: no such image file \"art/nowhere.png\" (paths are relative to the campaign file's folder)"
+            ]
+        ),
+        (
+            "newer-schema.yaml",
+            ["newer-schema.yaml:1:9: error: schema: campaign schema 2 is newer than this splashgen understands (schema 1); update splashgen"]
+        ),
         // Strict input: refused at the place, never shifted or read as something else.
-        ("impossible-date.yaml", ["impossible-date.yaml:6:10: error: schedule.start: not a real date and time: February 2026 has 28 days, not 30; found \"2026-02-30T20:00:00+08:00\""]),
+        (
+            "impossible-date.yaml",
+            [
+                "impossible-date.yaml:6:10: error: schedule.start: not a real date and time: February 2026 has 28 days, not 30; found \"2026-02-30T20:00:00+08:00\""
+            ]
+        ),
         ("hour-25.yaml", ["hour-25.yaml:7:8: error: schedule.end: not a real date and time: hour 25 is beyond 23; found \"2026-11-12T25:00:00+08:00\""]),
-        ("yes-boolean.yaml", ["yes-boolean.yaml:8:7: error: grey: expected true or false; found \"yes\" (YAML 1.1 reads it as a boolean, which hides typos; write true or false)"]),
-        ("huge-version.yaml", ["huge-version.yaml:5:16: error: app.min_version: version component 99999999999999999999 is too large to compare (at most 9223372036854775807); found \"99999999999999999999\""]),
+        (
+            "yes-boolean.yaml",
+            [
+                "yes-boolean.yaml:8:7: error: grey: expected true or false; found \"yes\" (YAML 1.1 reads it as a boolean, which hides typos; write true or false)"
+            ]
+        ),
+        (
+            "huge-version.yaml",
+            [
+                "huge-version.yaml:5:16: error: app.min_version: version component 99999999999999999999 is too large to compare (at most 9223372036854775807); found \"99999999999999999999\""
+            ]
+        ),
         ("long-name.yaml", ["long-name.yaml:2:7: error: name: expected at most 200 characters (it names folders the file system must hold); found 300"]),
         ("duplicate-key.yaml", ["duplicate-key.yaml:8:3: error: start: duplicate key 'start'; it is already given at line 6"]),
         ("tab.yaml", ["tab.yaml:4:1: error: malformed YAML: a tab indents this line; YAML indents with spaces only"]),
-        ("many-problems.yaml", [
-            "many-problems.yaml:2:7: error: name: expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"many problems\"",
-            "many-problems.yaml:4:14: error: app.bundle_id: expected a reverse-DNS bundle identifier such as com.example.shop; found \"shop\"",
-            "many-problems.yaml:6:10: error: schedule.start: expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \"tomorrow\"",
-            "many-problems.yaml:8:11: error: encoding: expected one of ktx, png; found \"jpeg\"; did you mean 'png'?",
-            "many-problems.yaml:11:9: error: marker.dark: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"white\"",
-            "many-problems.yaml:16:9: error: appearances.light.layers[0]: fit: none needs a width or a height in points",
-        ]),
+        (
+            "many-problems.yaml",
+            [
+                "many-problems.yaml:2:7: error: name: expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"many problems\"",
+                "many-problems.yaml:4:14: error: app.bundle_id: expected a reverse-DNS bundle identifier such as com.example.shop; found \"shop\"",
+                "many-problems.yaml:6:10: error: schedule.start: expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \"tomorrow\"",
+                "many-problems.yaml:8:11: error: encoding: expected one of ktx, png; found \"jpeg\"; did you mean 'png'?",
+                "many-problems.yaml:11:9: error: marker.dark: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"white\"",
+                "many-problems.yaml:16:9: error: appearances.light.layers[0]: fit: none needs a width or a height in points",
+            ]
+        ),
     ]
 
     @Test(arguments: failures)
@@ -47,15 +87,26 @@ import Testing
 
     /// Image problems surface when the art is read (validate and build), at the layer naming the file.
     static let imageFailures: [(file: String, message: String)] = [
-        ("not-a-png.yaml", "not-a-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/not-a-png.png\": not a PNG file (the PNG signature is missing)"),
-        ("truncated-png.yaml", "truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG (libpng: read beyond end of data)"),
-        ("too-large.yaml", "too-large.yaml:13:16: error: appearances.light.layers[0].image: \"../png/bomb.png\": image is 30000x30000 = 900000000 pixels, over the limit of 67108864 pixels"),
+        (
+            "not-a-png.yaml",
+            "not-a-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/not-a-png.png\": not a PNG file (the PNG signature is missing)"
+        ),
+        (
+            "truncated-png.yaml",
+            "truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG (libpng: read beyond end of data)"
+        ),
+        (
+            "too-large.yaml",
+            "too-large.yaml:13:16: error: appearances.light.layers[0].image: \"../png/bomb.png\": image is 30000x30000 = 900000000 pixels, over the limit of 67108864 pixels"
+        ),
     ]
 
     @Test(arguments: imageFailures)
     func badImagesAreNamedAtTheLayer(_ failure: (file: String, message: String)) throws {
         let campaign = try loadCampaign(Fixtures.url("campaigns/" + failure.file))
-        #expect(throws: CampaignError([Diagnostic(campaign.appearances[.light]!.layers[0].source, String(failure.message.split(separator: ": ", maxSplits: 3)[3]))])) {
+        #expect(
+            throws: CampaignError([Diagnostic(campaign.appearances[.light]!.layers[0].source, String(failure.message.split(separator: ": ", maxSplits: 3)[3]))])
+        ) {
             _ = try CampaignValidator.validate(campaign)
         }
         #expect(throws: (any Error).self) { _ = try BundleBuilder(outputRoot: temporaryFolder()).build(campaign) }
@@ -70,7 +121,9 @@ import Testing
             Issue.record("a FIFO was read as art")
         } catch let error as CampaignError {
             // good.yaml names logo.png at line 13, column 16.
-            #expect(error.description.hasSuffix(":13:16: error: appearances.light.layers[0].image: \"logo.png\": not a regular file but a FIFO (named pipe); art must be a PNG file"))
+            #expect(
+                error.description.hasSuffix(
+                    ":13:16: error: appearances.light.layers[0].image: \"logo.png\": not a regular file but a FIFO (named pipe); art must be a PNG file"))
         }
     }
 

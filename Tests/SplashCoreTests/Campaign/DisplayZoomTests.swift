@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 /// The Display Zoom sizes, as published (reference §9 and the sources cited in devices.json).

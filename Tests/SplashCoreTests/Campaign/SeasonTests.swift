@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 /// Seasons: several campaigns in one bundle, from a season file or campaign files named together.
@@ -36,11 +37,17 @@ import Testing
     }
 
     @Test func overlappingCampaignsOfOnePriorityAreRefusedNamingBoth() {
-        #expect(throws: CampaignError([Diagnostic(SourceLocation(file: "sale-b.yaml", line: 6, column: 3, keyPath: "schedule"),
-                                                  "sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority")])) {
+        #expect(
+            throws: CampaignError([
+                Diagnostic(
+                    SourceLocation(file: "sale-b.yaml", line: 6, column: 3, keyPath: "schedule"),
+                    "sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority")
+            ])
+        ) {
             try loader.load(contentsOf: seasonFile("overlap.yaml"), displayPath: "overlap.yaml")
         }
-        let message = "sale-b.yaml:6:3: error: schedule: sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority"
+        let message =
+            "sale-b.yaml:6:3: error: schedule: sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority"
         do { _ = try loader.load(files("sale-a.yaml", "sale-b.yaml"), name: "x") } catch { #expect(error.description == message) }
     }
 
@@ -49,16 +56,19 @@ import Testing
             _ = try loader.load(contentsOf: seasonFile("broken.yaml"), displayPath: "broken.yaml")
             Issue.record("broken.yaml loaded")
         } catch {
-            #expect(error.diagnostics.map(\.description) == [
-                "broken.yaml:5:5: error: campaigns[1]: no such campaign file \"nowhere.yaml\" (paths are relative to the season file's folder)",
-                "broken.yaml:7:5: error: campaigns[3]: \"ok.yaml\" is a season file; a season lists campaign files",
-            ])
+            #expect(
+                error.diagnostics.map(\.description) == [
+                    "broken.yaml:5:5: error: campaigns[1]: no such campaign file \"nowhere.yaml\" (paths are relative to the season file's folder)",
+                    "broken.yaml:7:5: error: campaigns[3]: \"ok.yaml\" is a season file; a season lists campaign files",
+                ])
         }
     }
 
     @Test func anotherAppOrANameTwiceIsRefused() {
         do { _ = try loader.load(files("own.yaml", "other-app.yaml"), name: "x"); Issue.record("loaded") } catch {
-            #expect(error.description == "other-app.yaml:2:7: error: name: other is for com.example.other but own (own.yaml) is for com.example.shop; one bundle serves one app")
+            #expect(
+                error.description
+                    == "other-app.yaml:2:7: error: name: other is for com.example.other but own (own.yaml) is for com.example.shop; one bundle serves one app")
         }
         do { _ = try loader.load(files("own.yaml", "own.yaml"), name: "x"); Issue.record("loaded") } catch {
             #expect(error.description == "own.yaml:2:7: error: name: the name own is already used by own.yaml; each campaign in a bundle needs its own name")

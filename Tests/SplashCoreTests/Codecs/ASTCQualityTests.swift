@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 @Suite struct ASTCQualityTests {
@@ -17,7 +18,9 @@ import Testing
             let value = psnr(try ktx.decoded(a), try png.decoded(b))
             if value < worst { (worst, worstName) = (value, "\(a.devices[0]) \(a.orientation) \(a.appearance)") }
         }
-        print("ASTC 4x4 medium vs lossless render: lowest PSNR \(String(format: "%.2f", worst)) dB (\(worstName)) over \(ktx.manifest.campaigns[0].snapshots.count) snapshots")
+        print(
+            "ASTC 4x4 medium vs lossless render: lowest PSNR \(String(format: "%.2f", worst)) dB (\(worstName)) over \(ktx.manifest.campaigns[0].snapshots.count) snapshots"
+        )
         #expect(worst >= Self.minimumPSNR)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 @Suite struct PNGCodecTests {

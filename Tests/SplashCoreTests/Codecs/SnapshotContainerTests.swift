@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 /// Launch snapshots as iOS stores them, made by reference tools (astcenc's command line, Apple's

@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 /// The sign-off page, opened by a real browser: Debian's Chromium, headless, loads `index.html`
@@ -11,17 +12,20 @@ import Testing
 
     /// Chromium's headless screenshot of `page`, decoded.
     func screenshot(_ page: URL, width: Int = 1200, height: Int = 2000) throws -> RGBAImage {
-        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                    "Chromium is not installed: `make deps` installs Debian's chromium package")
+        let chromium = try #require(
+            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "Chromium is not installed: `make deps` installs Debian's chromium package")
         let work = temporaryFolder("chromium")
         defer { try? FileManager.default.removeItem(at: work) }
         let shot = work.appendingPathComponent("shot.png")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
         // --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start.
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
-                             "--user-data-dir=\(work.appendingPathComponent("profile").path)", "--window-size=\(width),\(height)",
-                             "--screenshot=\(shot.path)", page.absoluteString]
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+            "--user-data-dir=\(work.appendingPathComponent("profile").path)", "--window-size=\(width),\(height)",
+            "--screenshot=\(shot.path)", page.absoluteString,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -40,8 +44,9 @@ import Testing
 
     func page(overlays: Bool) throws -> URL {
         let bundle = try plainBundle(device: "iPhone 15", light: "#3366CC", dark: "#CC6633")
-        let sheet = try ContactSheet.render(try BundleFiles(bundle), font: try TextRenderer.standard(), catalogue: try DeviceCatalogue.bundled(),
-                                            options: ContactSheet.Options(overlays: overlays, pointImages: true))
+        let sheet = try ContactSheet.render(
+            try BundleFiles(bundle), font: try TextRenderer.standard(), catalogue: try DeviceCatalogue.bundled(),
+            options: ContactSheet.Options(overlays: overlays, pointImages: true))
         let index = temporaryFolder("page").appendingPathComponent("preview/index.html")
         try PreviewPage.write(sheet, to: index)
         return index

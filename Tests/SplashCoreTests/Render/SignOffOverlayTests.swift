@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 /// The overlays against Apple's published geometry, drawn one pixel per point so every expected
@@ -12,10 +13,13 @@ import Testing
     static let outside = RGBAColor(r: 255, g: 255, b: 255)
 
     func snapshot(_ device: String, _ points: (Int, Int), scale: Int, _ orientation: Orientation, _ appearance: Appearance = .light) -> Manifest.Snapshot {
-        let pixels = orientation == .portrait ? Manifest.Size(width: points.0 * scale, height: points.1 * scale)
+        let pixels =
+            orientation == .portrait
+            ? Manifest.Size(width: points.0 * scale, height: points.1 * scale)
             : Manifest.Size(width: points.1 * scale, height: points.0 * scale)
-        return Manifest.Snapshot(points: Manifest.Size(width: points.0, height: points.1), scale: scale, pixels: pixels, orientation: orientation,
-                                 appearance: appearance, family: "iphone", devices: [device], object: String(repeating: "0", count: 64), bytes: 0)
+        return Manifest.Snapshot(
+            points: Manifest.Size(width: points.0, height: points.1), scale: scale, pixels: pixels, orientation: orientation,
+            appearance: appearance, family: "iphone", devices: [device], object: String(repeating: "0", count: 64), bytes: 0)
     }
 
     /// `color` at `alpha` over `under`, straight alpha, rounded: the textbook "source over".

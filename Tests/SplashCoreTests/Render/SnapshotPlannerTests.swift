@@ -1,6 +1,7 @@
 import Foundation
 import SplashFormat
 import Testing
+
 @testable import SplashCore
 
 /// Fill and fit on a tall phone and a wide tablet, portrait and landscape, checked on real pixels
@@ -13,8 +14,9 @@ import Testing
     func render(fit: String, extra: String = "", devices: String) throws -> [(Manifest.Snapshot, RGBAImage)] {
         let folder = temporaryFolder()
         try PNGCodec.encode(RGBAImage(width: 200, height: 100, fill: Self.red)).write(to: folder.appendingPathComponent("wide.png"))
-        let file = try writeTestCampaign("geometry", in: folder, devices: devices,
-                                         appearances: "  light:\n    background: \"#0000FF\"\n    layers:\n      - {image: wide.png, fit: \(fit)\(extra)}")
+        let file = try writeTestCampaign(
+            "geometry", in: folder, devices: devices,
+            appearances: "  light:\n    background: \"#0000FF\"\n    layers:\n      - {image: wide.png, fit: \(fit)\(extra)}")
         let campaign = try loadCampaign(file)
         let report = try BundleBuilder(outputRoot: temporaryFolder()).build(campaign)
         return try report.manifest.campaigns[0].snapshots.map { snapshot in

@@ -2,6 +2,7 @@ import Foundation
 import SplashFormat
 import Testing
 import ZIPFoundation
+
 @testable import SplashCore
 
 /// Packing, unpacking, signing and verifying bundles; archives treated as hostile.
@@ -50,7 +51,8 @@ import ZIPFoundation
         let key = try BundleSignature.publicKey(Self.keys.publicKey)
         #expect(BundleTools.verify(folder, publicKey: key).problems == ["the bundle is not signed, and a key is pinned"])
         try BundleTools.sign(bundle: folder, privateKey: Self.otherKeys.privateKey)
-        #expect(BundleTools.verify(folder, publicKey: key).problems
+        #expect(
+            BundleTools.verify(folder, publicKey: key).problems
                 == ["the manifest's signature does not verify with the pinned key (tampered, or signed by another key)"])
         try BundleTools.sign(bundle: folder, privateKey: Self.keys.privateKey)
         #expect(BundleTools.verify(folder, publicKey: key).problems.isEmpty)
@@ -78,38 +80,60 @@ import ZIPFoundation
 
     /// Archives made to attack the reader, each refused with its reason before anything is written.
     static let hostile: [(name: String, problem: ArchiveProblem, build: @Sendable (Archive, BundleArchive.Contents) throws -> Void)] = [
-        ("parent path", .unsafePath("../escape"), { archive, contents in
-            try add(archive, "manifest.json", contents.manifest)
-            try add(archive, "../escape", Data("x".utf8))
-        }),
-        ("absolute path", .unsafePath("/tmp/escape"), { archive, contents in
-            try add(archive, "manifest.json", contents.manifest)
-            try add(archive, "/tmp/escape", Data("x".utf8))
-        }),
-        ("symbolic link", .symbolicLink("objects/" + String(repeating: "a", count: 64)), { archive, contents in
-            try add(archive, "manifest.json", contents.manifest)
-            try archive.addEntry(with: "objects/" + String(repeating: "a", count: 64), type: .symlink, uncompressedSize: Int64(11),
-                                 provider: { _, _ in Data("/etc/passwd".utf8) })
-        }),
-        ("duplicate name", .duplicateEntry("manifest.json"), { archive, contents in
-            try add(archive, "manifest.json", contents.manifest)
-            try add(archive, "manifest.json", contents.manifest)
-        }),
-        ("size disagrees with the manifest", .sizeMismatch(BundleArchiveTests.firstObject, declared: 0, entry: 10), { archive, contents in
-            try add(archive, "manifest.json", contents.manifest)
-            try add(archive, "objects/" + BundleArchiveTests.firstObject, Data(count: 10))
-        }),
-        ("far larger than declared", .tooLarge(archive: 0, declared: 0), { archive, contents in
-            // A manifest that declares no objects, carrying 300 KB it has no use for.
-            var manifest = try Manifest.decode(from: contents.manifest)
-            manifest.campaigns[0].snapshots = []
-            try add(archive, "manifest.json", manifest.encoded())
-            try add(archive, "manifest.sig", Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }), compress: false)
-        }),
-        ("an entry that is not part of a bundle", .unexpectedEntry("notes.txt"), { archive, contents in
-            try add(archive, "manifest.json", contents.manifest)
-            try add(archive, "notes.txt", Data("x".utf8))
-        }),
+        (
+            "parent path", .unsafePath("../escape"),
+            { archive, contents in
+                try add(archive, "manifest.json", contents.manifest)
+                try add(archive, "../escape", Data("x".utf8))
+            }
+        ),
+        (
+            "absolute path", .unsafePath("/tmp/escape"),
+            { archive, contents in
+                try add(archive, "manifest.json", contents.manifest)
+                try add(archive, "/tmp/escape", Data("x".utf8))
+            }
+        ),
+        (
+            "symbolic link", .symbolicLink("objects/" + String(repeating: "a", count: 64)),
+            { archive, contents in
+                try add(archive, "manifest.json", contents.manifest)
+                try archive.addEntry(
+                    with: "objects/" + String(repeating: "a", count: 64), type: .symlink, uncompressedSize: Int64(11),
+                    provider: { _, _ in Data("/etc/passwd".utf8) })
+            }
+        ),
+        (
+            "duplicate name", .duplicateEntry("manifest.json"),
+            { archive, contents in
+                try add(archive, "manifest.json", contents.manifest)
+                try add(archive, "manifest.json", contents.manifest)
+            }
+        ),
+        (
+            "size disagrees with the manifest", .sizeMismatch(BundleArchiveTests.firstObject, declared: 0, entry: 10),
+            { archive, contents in
+                try add(archive, "manifest.json", contents.manifest)
+                try add(archive, "objects/" + BundleArchiveTests.firstObject, Data(count: 10))
+            }
+        ),
+        (
+            "far larger than declared", .tooLarge(archive: 0, declared: 0),
+            { archive, contents in
+                // A manifest that declares no objects, carrying 300 KB it has no use for.
+                var manifest = try Manifest.decode(from: contents.manifest)
+                manifest.campaigns[0].snapshots = []
+                try add(archive, "manifest.json", manifest.encoded())
+                try add(archive, "manifest.sig", Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }), compress: false)
+            }
+        ),
+        (
+            "an entry that is not part of a bundle", .unexpectedEntry("notes.txt"),
+            { archive, contents in
+                try add(archive, "manifest.json", contents.manifest)
+                try add(archive, "notes.txt", Data("x".utf8))
+            }
+        ),
     ]
 
     static let firstObject: String = {
@@ -118,8 +142,10 @@ import ZIPFoundation
     }()
 
     static func add(_ archive: Archive, _ path: String, _ data: Data, compress: Bool = true) throws {
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
-                             compressionMethod: compress ? .deflate : .none) { position, size in
+        try archive.addEntry(
+            with: path, type: .file, uncompressedSize: Int64(data.count),
+            compressionMethod: compress ? .deflate : .none
+        ) { position, size in
             data.subdata(in: Int(position)..<Int(position) + size)
         }
     }

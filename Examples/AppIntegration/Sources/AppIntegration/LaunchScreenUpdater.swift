@@ -1,5 +1,6 @@
 import Foundation
 import SplashApplier
+
 #if canImport(BackgroundTasks)
 import BackgroundTasks
 #endif
