@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Golden files: what the CLI prints and writes, kept under `Tests/splashgenTests/Goldens/` and
+/// compared byte for byte. `RECORD_GOLDENS=1 swift test` writes them anew and fails every test that
+/// recorded one, so a recording is never mistaken for a pass: review the diff, then run again.
+enum Golden {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+    static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" }
+
+    /// Compares `actual` with the golden file `name`, or records it.
+    static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = folder.appendingPathComponent(name)
+        if recording {
+            try Data(actual.utf8).write(to: url)
+            Issue.record("recorded \(name); check `git diff Tests/splashgenTests/Goldens`, then run without RECORD_GOLDENS", sourceLocation: sourceLocation)
+            return
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            Issue.record("no golden file \(name): run `RECORD_GOLDENS=1 swift test --filter GoldenTests` to make it", sourceLocation: sourceLocation)
+            return
+        }
+        guard actual != expected else { return }
+        let a = actual.split(separator: "\n", omittingEmptySubsequences: false), e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = zip(a, e).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, e.count)
+        Issue.record(
+            """
+            \(name) differs from its golden file at line \(line + 1):
+              golden: \(line < e.count ? String(e[line]) : "(end)")
+              actual: \(line < a.count ? String(a[line]) : "(end)")
+            (RECORD_GOLDENS=1 records the new output once it is right)
+            """, sourceLocation: sourceLocation)
+    }
+}
+
+/// The CLI's outputs against their golden files: the catalogue, `inspect` of each container the
+/// OS writes, a built manifest, and the art warnings.
+@Suite struct GoldenTests {
+    let cli = CommandLineTests()
+
+    @Test func devicesListAndJSON() throws {
+        try Golden.check(try cli.splashgen("devices").stdout, "devices.txt")
+        try Golden.check(try cli.splashgen("devices", "--json").stdout, "devices.json")
+    }
+
+    @Test(arguments: ["atx-lzfs.ktx", "atx-raw.ktx", "ktx-apple.ktx", "ktx-plain.ktx", "scene.png"])
+    func inspect(_ file: String) throws {
+        let run = try cli.splashgen("inspect", "Tests/SplashCoreTests/Fixtures/snapshots/" + file)
+        #expect(run.status == 0, "\(run.stderr)")
+        try Golden.check(run.stdout, "inspect-\(file).txt")
+    }
+
+    @Test func builtManifest() throws {
+        // good.yaml: iPhone 15, portrait, light, KTX: one object whose hash pins libpng's, the
+        // resampler's and astcenc's output, and the manifest's every field.
+        let output = cli.temporaryFolder().appendingPathComponent("Output")
+        let run = try cli.splashgen("build", "Tests/SplashCoreTests/Fixtures/campaigns/good.yaml", "-o", output.path, "--no-cache")
+        #expect(run.status == 0, "\(run.stderr)")
+        try Golden.check(try String(contentsOf: output.appendingPathComponent("good/manifest.json"), encoding: .utf8), "good-manifest.json")
+    }
+
+    @Test func validateWarnings() throws {
+        let run = try cli.splashgen("validate", "campaigns/double11.yaml", "campaigns/default.yaml")
+        #expect(run.status == 0)
+        try Golden.check(run.stdout + "--- stderr\n" + run.stderr, "validate-warnings.txt")
+    }
+}
