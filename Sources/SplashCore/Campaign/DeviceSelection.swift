@@ -1,0 +1,18 @@
+import Foundation
+import SplashFormat
+
+/// Which devices a campaign renders for.
+public enum DeviceSelection: Equatable, Sendable {
+    /// The whole catalogue.
+    case all
+    /// Families and names.
+    case some([DeviceSelector])
+}
+
+/// One item of a device list.
+public enum DeviceSelector: Equatable, Sendable {
+    /// Every device of a family.
+    case family(DeviceFamily)
+    /// One catalogue entry.
+    case named(String)
+}

@@ -1,0 +1,50 @@
+import Foundation
+import SplashFormat
+
+/// The snapshots of one screen: a device name from the manifest, or a pixel size in either orientation.
+public enum ScreenSlice: Sendable, CustomStringConvertible {
+    case device(String)
+    case pixels(width: Int, height: Int)
+
+    /// Parses `1179x2556` as a pixel size, anything else as a device name.
+    public init(_ text: String) {
+        let parts = text.split(separator: "x").compactMap { Int($0) }
+        self = parts.count == 2 && text.allSatisfy({ $0.isNumber || $0 == "x" }) ? .pixels(width: parts[0], height: parts[1]) : .device(text)
+    }
+
+    public var description: String {
+        switch self {
+        case .device(let name): return name
+        case .pixels(let w, let h): return "\(w)x\(h)"
+        }
+    }
+
+    func matches(_ snapshot: Manifest.Snapshot) -> Bool {
+        switch self {
+        case .device(let name): return snapshot.devices.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+        case .pixels(let w, let h):
+            return (snapshot.pixels.width, snapshot.pixels.height) == (w, h) || (snapshot.pixels.width, snapshot.pixels.height) == (h, w)
+        }
+    }
+
+    /// The manifest with only this screen's snapshots, and only the campaigns that have some (one
+    /// that does not cover the screen must not outrank one that does).
+    func apply(to manifest: Manifest) throws(SliceError) -> Manifest {
+        var sliced = manifest
+        for index in sliced.campaigns.indices { sliced.campaigns[index].snapshots.removeAll { !matches($0) } }
+        sliced.campaigns.removeAll { $0.snapshots.isEmpty }
+        guard !sliced.campaigns.isEmpty else { throw .noSnapshots(description) }
+        return sliced
+    }
+}
+
+/// A slice that selects nothing.
+public enum SliceError: Error, Equatable, CustomStringConvertible {
+    case noSnapshots(String)
+
+    public var description: String {
+        switch self {
+        case .noSnapshots(let screen): return "the bundle has no snapshot for \(screen)"
+        }
+    }
+}
