@@ -313,3 +313,17 @@ extension Manifest {
         return " at " + String(parts.joined().drop { $0 == "." })
     }
 }
+
+extension Manifest.Snapshot {
+    /// The screen in points as this snapshot shows it (width and height swapped in landscape).
+    public var orientedPoints: Manifest.Size {
+        orientation == .portrait ? points : Manifest.Size(width: points.height, height: points.width)
+    }
+
+    /// Whether points × scale is the pixel size (checked without overflow, whatever the values).
+    public var pointsMatchPixels: Bool {
+        let size = orientedPoints
+        let width = size.width.multipliedReportingOverflow(by: scale), height = size.height.multipliedReportingOverflow(by: scale)
+        return !width.overflow && !height.overflow && width.partialValue == pixels.width && height.partialValue == pixels.height
+    }
+}

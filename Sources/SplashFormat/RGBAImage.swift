@@ -39,7 +39,6 @@ public struct RGBAImage: Equatable, Sendable {
         }
     }
 
-    /// The colour at column `x`, row `y`.
     /// Whether every pixel's alpha is 255.
     public var isOpaque: Bool {
         pixels.withUnsafeBufferPointer { p in
@@ -52,6 +51,7 @@ public struct RGBAImage: Equatable, Sendable {
         }
     }
 
+    /// The colour at column `x`, row `y`.
     public subscript(x: Int, y: Int) -> RGBAColor {
         let i = (y * width + x) * 4
         return RGBAColor(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])

@@ -63,14 +63,32 @@ struct BuildCommand: ParsableCommand {
             inputs = campaigns.map { path in (path, { try loader.load(contentsOf: URL(fileURLWithPath: path), displayPath: path) }) }
         }
         var failed = false
+        var seasons: [(path: String, season: Season)] = []
         for input in inputs {
+            do { seasons.append((input.path, try input.load())) } catch {
+                _ = Console.fail(error, context: input.path)
+                failed = true
+            }
+        }
+        if strict {
+            // --strict: every file checked before any is built, so a warning anywhere writes nothing at all.
+            for (path, season) in seasons {
+                for campaign in season.campaigns {
+                    do { _ = try CampaignValidator.validate(campaign, maxImagePixels: maxImagePixels, strict: true) } catch {
+                        _ = Console.fail(error, context: path)
+                        failed = true
+                    }
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+        for (path, season) in seasons {
             do {
-                let season = try input.load()
                 let report = try builder.build(season, progress: Console.progress("\(season.name): rendering"))
                 Console.warn(report.warnings)
                 print(Self.summary(report, season: season, output: output))
             } catch {
-                _ = Console.fail(error, context: input.path)
+                _ = Console.fail(error, context: path)
                 failed = true
             }
         }

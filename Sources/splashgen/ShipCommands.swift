@@ -143,7 +143,9 @@ struct PreviewCommand: ParsableCommand {
             """)
 
     @Argument(help: "A campaign or season YAML (built first, reusing Output/.cache), a bundle folder, or an archive.") var source: String
-    @Option(name: .shortAndLong, help: ArgumentHelp("The PNG to write, or an .html page (its folder gets the images).", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The PNG to write, or an .html page (its images go in a <page>-files-<id> folder beside it).", valueName: "file"))
     var output: String
     @Option(help: ArgumentHelp("Only this device's snapshots, at full size.", valueName: "name"), completion: .custom(Splashgen.deviceNames))
     var device: String?
@@ -156,8 +158,10 @@ struct PreviewCommand: ParsableCommand {
             var url = URL(fileURLWithPath: source)
             if ["yaml", "yml"].contains(url.pathExtension) {
                 let season = try SeasonLoader(catalogue: catalogue).load(contentsOf: url, displayPath: source)
-                url = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(season, progress: Console.progress("\(season.name): rendering"))
-                    .bundle
+                let report = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(
+                    season, progress: Console.progress("\(season.name): rendering"))
+                Console.warn(report.warnings)
+                url = report.bundle
             }
             let page = URL(fileURLWithPath: output).pathExtension.lowercased() == "html"
             let options = ContactSheet.Options(scale: device == nil ? ContactSheet.scale : 1, overlays: !noOverlays, device: device, pointImages: page)

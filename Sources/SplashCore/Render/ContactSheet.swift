@@ -161,6 +161,10 @@ public enum ContactSheet {
                 device.map { name in snapshot.devices.contains { $0.caseInsensitiveCompare(name) == .orderedSame } } ?? true
             }
         }
+        // Points × scale must be the pixel size: a manifest that says otherwise would have the page draw images of any size.
+        for snapshot in chosen.values.joined() where !snapshot.pointsMatchPixels {
+            throw ContactSheetError.inconsistent(snapshot.object)
+        }
         if let device, chosen.values.allSatisfy(\.isEmpty) {
             let served = Set(manifest.campaigns.flatMap(\.snapshots).flatMap(\.devices))
             if catalogue.device(named: device) == nil && !served.contains(where: { $0.caseInsensitiveCompare(device) == .orderedSame }) {
@@ -172,15 +176,18 @@ public enum ContactSheet {
         return chosen
     }
 
-    /// Checks, decodes and scales every tile's object, each object once, in parallel.
+    /// Checks, decodes and scales every tile's object, each object once, in parallel. The first
+    /// failing object (in name order) is the error reported; after a failure no new object starts.
     static func draw(
         _ tiles: [Tile], files: BundleFiles, catalogue: DeviceCatalogue, options: Options,
         progress: (@Sendable (Int, Int) -> Void)?
     ) throws -> (tiles: [RGBAImage], pointImages: [Data]) {
         let objects = Array(Set(tiles.map(\.snapshot.object))).sorted()
         let users = Dictionary(grouping: tiles.indices, by: { tiles[$0].snapshot.object })
-        let results = Locked((tiles: [Int: RGBAImage](), points: [Int: Data](), problem: (any Error)?.none, done: 0))
+        let results = Locked((tiles: [Int: RGBAImage](), points: [Int: Data](), problems: [Int: any Error](), done: 0))
+        defer { if objects.count > 0 { progress?(objects.count, objects.count) } }
         DispatchQueue.concurrentPerform(iterations: objects.count) { index in
+            guard results.withLock({ $0.problems.isEmpty }) else { return }
             do {
                 let name = objects[index]
                 let data = files.object(name)
@@ -196,8 +203,7 @@ public enum ContactSheet {
                     overlay?.draw(on: &small, x: 0, y: 0, width: tile.width, height: tile.height, appearance: tile.snapshot.appearance, outside: background)
                     var png: Data?
                     if options.pointImages {
-                        let portrait = tile.snapshot.points
-                        let size = tile.snapshot.orientation == .portrait ? portrait : Manifest.Size(width: portrait.height, height: portrait.width)
+                        let size = tile.snapshot.orientedPoints
                         var alone = Resampler.resize(image, width: size.width, height: size.height)
                         overlay?.draw(
                             on: &alone, x: 0, y: 0, width: size.width, height: size.height, appearance: tile.snapshot.appearance,
@@ -209,18 +215,21 @@ public enum ContactSheet {
                         if let png { results.points[user] = png }
                     }
                 }
-                let done = results.withLock { results in
+                // Counted and reported under the lock, so the last report is the last drawn.
+                results.withLock { results in
                     results.done += 1
-                    return results.done
+                    if results.done < objects.count { progress?(results.done, objects.count) }
                 }
-                progress?(done, objects.count)
             } catch {
-                results.withLock { results in if results.problem == nil { results.problem = error } }
+                results.withLock { $0.problems[index] = error }
             }
         }
         let finished = results.withLock { $0 }
-        if let problem = finished.problem { throw problem }
-        return (tiles.indices.compactMap { finished.tiles[$0] }, options.pointImages ? tiles.indices.compactMap { finished.points[$0] } : [])
+        if let first = finished.problems.min(by: { $0.key < $1.key }) { throw first.value }
+        let images = tiles.indices.compactMap { finished.tiles[$0] }
+        let points = options.pointImages ? tiles.indices.compactMap { finished.points[$0] } : []
+        guard images.count == tiles.count, !options.pointImages || points.count == tiles.count else { throw ContactSheetError.incomplete }
+        return (images, points)
     }
 
     /// The two label lines under a tile: family and pixel size; orientation and appearance.
@@ -250,11 +259,17 @@ public enum ContactSheetError: Error, Equatable, CustomStringConvertible {
     case tooLarge(width: Int, height: Int, limit: Int)
     /// `--device` named a device the bundle has nothing for.
     case noSnapshots(String)
+    /// A snapshot whose points × scale is not its pixel size.
+    case inconsistent(String)
+    /// A worker ended without its image (never expected: every failure is thrown first).
+    case incomplete
 
     public var description: String {
         switch self {
         case .tooLarge(let w, let h, let limit): return "the contact sheet would be \(w)x\(h) pixels, more than \(limit); preview one device with --device NAME"
         case .noSnapshots(let why): return why
+        case .inconsistent(let object): return "bad bundle: the snapshot of object \(object) declares points × scale that are not its pixel size"
+        case .incomplete: return "a snapshot was not drawn"
         }
     }
 }

@@ -1,41 +1,55 @@
 import Foundation
 import SplashFormat
 
-/// The sign-off page: one self-contained folder (no script, no network) holding `index.html`, the
-/// contact sheet, and every snapshot alone at one image pixel per point with its overlays, under
+/// The sign-off page: an `.html` file and one folder of images beside it (no script, no network):
+/// the contact sheet and every snapshot alone at one image pixel per point with its overlays, under
 /// the manifest's facts (app, versions, schedules, priorities, encoding, marker, sizes).
 public enum PreviewPage {
-    /// Where the snapshot images go inside the page's folder.
-    static let screensFolder = "screens"
+    /// The page's images live in `<page name>-files-<32 hex digits>/` beside it: a new folder per
+    /// writing, so nothing a page names ever changes under it.
+    static func assetsFolder(of page: URL) -> String { page.deletingPathExtension().lastPathComponent + "-files-" }
     static let sheetFile = "sheet.png"
 
-    /// Writes the page for `sheet` (drawn with `pointImages`) as `index`, an `.html` file. The new
-    /// images are written beside it first; `index.html` is replaced last, so a failure leaves the
-    /// previous page whole.
-    public static func write(_ sheet: ContactSheet.Sheet, to index: URL) throws {
-        let folder = index.deletingLastPathComponent()
+    /// Writes the page for `sheet` (drawn with `pointImages`) as `page`, an `.html` file. Its images
+    /// go into a new folder first; the page is then replaced in one rename, so at every instant
+    /// the page on disk names a complete folder; only then are the folders of earlier writings of
+    /// this page removed. Nothing else beside the page is touched.
+    public static func write(_ sheet: ContactSheet.Sheet, to page: URL) throws {
+        guard sheet.pointImages.count == sheet.tiles.count else { throw PreviewPageError.noPointImages }
         let fileManager = FileManager.default
+        var isFolder: ObjCBool = false
+        if fileManager.fileExists(atPath: page.path, isDirectory: &isFolder), isFolder.boolValue { throw PreviewPageError.pageIsAFolder(page.path) }
+        let folder = page.deletingLastPathComponent()
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
-        let staging = folder.appendingPathComponent(".preview-\(UUID().uuidString)")
-        try fileManager.createDirectory(at: staging, withIntermediateDirectories: false)
-        defer { try? fileManager.removeItem(at: staging) }
-        let screens = staging.appendingPathComponent(screensFolder)
-        try fileManager.createDirectory(at: screens, withIntermediateDirectories: false)
-        try PNGCodec.encode(sheet.image).write(to: staging.appendingPathComponent(sheetFile))
+        let prefix = assetsFolder(of: page)
+        let assets = prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let assetsURL = folder.appendingPathComponent(assets)
+        let staged = folder.appendingPathComponent(".\(page.lastPathComponent)-\(UUID().uuidString)")
+        var done = false
+        defer {
+            try? fileManager.removeItem(at: staged)
+            if !done { try? fileManager.removeItem(at: assetsURL) }
+        }
+        try fileManager.createDirectory(at: assetsURL, withIntermediateDirectories: false)
+        try PNGCodec.encode(sheet.image).write(to: assetsURL.appendingPathComponent(sheetFile))
         var names: [String] = []
         for (number, (tile, png)) in zip(sheet.tiles, sheet.pointImages).enumerated() {
             let s = tile.snapshot
             let name = "\(number + 1)-\(s.pixels.width)x\(s.pixels.height)-\(s.orientation.rawValue)-\(s.appearance.rawValue).png"
-            try png.write(to: screens.appendingPathComponent(name))
+            try png.write(to: assetsURL.appendingPathComponent(name))
             names.append(name)
         }
-        try Data(html(sheet, images: names).utf8).write(to: staging.appendingPathComponent("index.html"))
-        // Swap the new files in: images first, the page that names them last.
-        let oldScreens = folder.appendingPathComponent(screensFolder)
-        if fileManager.fileExists(atPath: oldScreens.path) { try fileManager.removeItem(at: oldScreens) }
-        try fileManager.moveItem(at: screens, to: oldScreens)
-        try replace(folder.appendingPathComponent(sheetFile), with: staging.appendingPathComponent(sheetFile))
-        try replace(index, with: staging.appendingPathComponent("index.html"))
+        let link = assets.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? assets
+        try Data(html(sheet, assets: link, images: names).utf8).write(to: staged)
+        try replace(page, with: staged)
+        done = true
+        // The folders of earlier writings of this page (exactly the name pattern; anything else stays).
+        for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where name != assets && name.hasPrefix(prefix) {
+            let suffix = name.dropFirst(prefix.count)
+            if suffix.count == 32, suffix.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+                try? fileManager.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
     }
 
     /// rename(2): the file at `destination` becomes `source`'s in one step, whether or not it existed.
@@ -46,7 +60,7 @@ public enum PreviewPage {
     }
 
     /// The page's HTML: facts, legend, sheet, then one figure per snapshot.
-    static func html(_ sheet: ContactSheet.Sheet, images: [String]) -> String {
+    static func html(_ sheet: ContactSheet.Sheet, assets: String, images: [String]) -> String {
         let manifest = sheet.manifest
         let versions = [manifest.app.minVersion.map { "from \($0)" }, manifest.app.maxVersion.map { "to \($0)" }].compactMap { $0 }
         var facts: [(String, String)] = [("app", manifest.app.bundleID), ("app versions", versions.isEmpty ? "all" : versions.joined(separator: " "))]
@@ -72,10 +86,10 @@ public enum PreviewPage {
         var figures = ""
         for (tile, image) in zip(sheet.tiles, images) {
             let s = tile.snapshot
-            let size = s.orientation == .portrait ? s.points : Manifest.Size(width: s.points.height, height: s.points.width)
+            let size = s.orientedPoints
             // Shown at half a CSS pixel per point: the image holds one pixel per point, crisp on a 2x screen.
             figures += """
-                <figure><img src="\(screensFolder)/\(escape(image))" width="\(size.width / 2)" height="\(size.height / 2)" alt="\(escape("\(tile.campaign) \(s.pixels.width)x\(s.pixels.height) \(s.orientation.rawValue) \(s.appearance.rawValue)"))">
+                <figure><img src="\(escape(assets))/\(escape(image))" width="\(size.width / 2)" height="\(size.height / 2)" alt="\(escape("\(tile.campaign) \(s.pixels.width)x\(s.pixels.height) \(s.orientation.rawValue) \(s.appearance.rawValue)"))">
                 <figcaption><b>\(escape(s.devices.joined(separator: ", ")))</b><br>\(escape(tile.campaign)): \(s.pixels.width)x\(s.pixels.height) px (\(s.points.width)x\(s.points.height) pt @\(s.scale)x), \(s.orientation.rawValue), \(s.appearance.rawValue)<br><code>\(escape(String(s.object.prefix(12))))</code> \(s.bytes) bytes</figcaption></figure>
 
                 """
@@ -100,7 +114,7 @@ public enum PreviewPage {
             \(campaigns)</table>
             <p>\(escape(SignOffOverlay.legend)).</p>
             <h2>Contact sheet</h2>
-            <img class="sheet" src="\(sheetFile)" width="\(sheet.image.width)" height="\(sheet.image.height)" alt="contact sheet">
+            <img class="sheet" src="\(escape(assets))/\(sheetFile)" width="\(sheet.image.width)" height="\(sheet.image.height)" alt="contact sheet">
             <h2>Every snapshot</h2>
             \(figures)</body></html>
 
@@ -126,4 +140,19 @@ public enum PreviewPage {
 
 private extension String {
     var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+/// Why a page was not written.
+public enum PreviewPageError: Error, Equatable, CustomStringConvertible {
+    /// The sheet was drawn without the per-snapshot images a page shows.
+    case noPointImages
+    /// `-o` names a folder, not a page.
+    case pageIsAFolder(String)
+
+    public var description: String {
+        switch self {
+        case .noPointImages: return "the sheet was drawn without per-snapshot images; draw it with pointImages for a page"
+        case .pageIsAFolder(let path): return "\(path) is a folder; name the page's file, e.g. \(path)/index.html"
+        }
+    }
 }

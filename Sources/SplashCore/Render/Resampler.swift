@@ -3,7 +3,7 @@ import SplashFormat
 
 /// Resizes art with stb_image_resize: Mitchell when shrinking, Catmull-Rom when enlarging,
 /// filtered in linear light (sRGB decoded), weighted by alpha so transparent edges do not darken.
-/// Opaque art skips the alpha weighting (every weight would be 1): the same pixels, less work.
+/// Opaque art skips the alpha weighting (every sample would be multiplied and divided by 1).
 public enum Resampler {
     /// The part of `image` that lands on a `visible` window of a `width`×`height` scaled copy,
     /// computed without scaling the parts that would be cropped away.

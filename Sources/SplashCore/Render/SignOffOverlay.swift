@@ -26,7 +26,7 @@ public struct SignOffOverlay: Sendable {
     static let indicatorSize = (iphone: 134.0, ipad: 315.0, thickness: 5.0, bottom: 8.0)
     /// One line for a legend under a sheet or on a page.
     public static let legend =
-        "overlays: magenta = outside the safe area; black = notch or Dynamic Island; bar = home indicator; corners cut as the screen rounds them"
+        "overlays: magenta = outside the safe area; black = notch or Dynamic Island; bar = home indicator; corners cut as the screen rounds them; landscape shows the phone turned with its top to the left"
 
     /// A rectangle in points.
     public struct Rect: Equatable, Hashable, Sendable {
@@ -53,7 +53,7 @@ public struct SignOffOverlay: Sendable {
         }
         var cutouts: [Rect] = []
         for cutout in devices.compactMap(\.cutout) {
-            // An island is a capsule; a notch has its lower corners rounded.
+            // An island is a capsule; a notch, approximately, a rectangle with rounded corners.
             let radius = cutout.kind == .island ? cutout.height / 2 : cutout.height / 3
             let rect = oriented(cutout.x, cutout.y, cutout.width, cutout.height, radius: radius)
             if !cutouts.contains(rect) { cutouts.append(rect) }
@@ -102,7 +102,7 @@ public struct SignOffOverlay: Sendable {
             Rect(x: size.width - safeArea.right, y: safeArea.top, width: safeArea.right, height: safe.height, radius: 0),
         ]
         for band in bands where band.width > 0 && band.height > 0 {
-            paint(Self.unsafeTint, over: band) { !safe.contains($0, $1) }
+            paint(Self.unsafeTint, over: band) { band.contains($0, $1) && !safe.contains($0, $1) }
         }
         for cutout in cutouts { paint(Self.cutoutColor, over: cutout) { cutout.contains($0, $1) } }
         if let bar = homeIndicator {

@@ -86,8 +86,10 @@ import Testing
         let inked = (0..<image.pixels.count / 4).filter { image.pixels[$0 * 4] < 128 }.count
         #expect(inked > 100)
         #expect(font.width("iPhone 1179x2556", pixelHeight: 15) > font.width("iPhone", pixelHeight: 15))
-        let first = try Built.double11PNG.get().manifest.campaigns[0].snapshots[0]
-        #expect(ContactSheet.labels(first) == ["iPad 1536x2048", "portrait, light"])
+        let ipad = Manifest.Snapshot(
+            points: Manifest.Size(width: 768, height: 1024), scale: 2, pixels: Manifest.Size(width: 1536, height: 2048), orientation: .portrait,
+            appearance: .light, family: "ipad", devices: ["iPad Air 2"], object: String(repeating: "0", count: 64), bytes: 0)
+        #expect(ContactSheet.labels(ipad) == ["iPad 1536x2048", "portrait, light"])
         #expect(ContactSheet.wrap(["iPhone 14 Pro", "iPhone 15"], width: 1000, font: font) == ["iPhone 14 Pro, iPhone 15"])
         #expect(ContactSheet.wrap(["iPhone 14 Pro", "iPhone 15"], width: 10, font: font) == ["iPhone 14 Pro,", "iPhone 15"])
     }

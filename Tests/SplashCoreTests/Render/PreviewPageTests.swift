@@ -55,9 +55,11 @@ import Testing
     @Test func chromiumShowsEverySnapshotWithItsOverlays() throws {
         let index = try page(overlays: true)
         let folder = index.deletingLastPathComponent()
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("screens").path).sorted()
-        #expect(files.count == 4)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["index.html", "screens", "sheet.png"])
+        let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let assets = try #require(listing.first { $0.hasPrefix("index-files-") })
+        #expect(Set(listing) == ["index.html", assets])
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(assets).path)
+        #expect(files.count == 5, "the sheet and four snapshots")
         let html = try String(contentsOf: index, encoding: .utf8)
         #expect(html.contains("<b>iPhone 15</b>"))
         #expect(html.contains("2026-11-10T12:00:00Z to 2026-11-11T18:00:00Z"))
@@ -77,6 +79,30 @@ import Testing
         let shot = try screenshot(try page(overlays: false))
         #expect(count(shot) { near($0, Self.light) } >= 60_000)
         #expect(count(shot) { $0.r == 0 && $0.g == 0 && $0.b == 0 } < 100)
+    }
+
+    @Test func writingAgainReplacesOnlyThePagesOwnFiles() throws {
+        let index = try page(overlays: true)
+        let folder = index.deletingLastPathComponent()
+        // Someone else's files beside the page: never touched.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("screens"), withIntermediateDirectories: false)
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("screens/keep.json"))
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("sheet.png"))
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("index-files-") }
+        let bundle = try plainBundle(device: "iPhone 15", light: "#3366CC", dark: "#CC6633", orientations: "[portrait]")
+        let sheet = try ContactSheet.render(
+            try BundleFiles(bundle), font: try TextRenderer.standard(), catalogue: try DeviceCatalogue.bundled(),
+            options: ContactSheet.Options(pointImages: true))
+        try PreviewPage.write(sheet, to: index)
+        let after = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let assets = after.filter { $0.hasPrefix("index-files-") }
+        #expect(assets.count == 1 && assets != before, "the earlier writing's folder is gone, the new one named by the page")
+        #expect(try String(contentsOf: index, encoding: .utf8).contains("src=\"\(assets[0])/sheet.png\""))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("screens/keep.json")) == Data("mine".utf8))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("sheet.png")) == Data("mine".utf8))
+        #expect(throws: PreviewPageError.pageIsAFolder(folder.appendingPathComponent("screens").path)) {
+            try PreviewPage.write(sheet, to: folder.appendingPathComponent("screens"))
+        }
     }
 
     @Test func textIsEscaped() {

@@ -83,3 +83,24 @@ import Testing
         #expect(SignOffOverlay(snapshot("Foldy", (400, 900), scale: 3, .portrait), catalogue: try DeviceCatalogue.bundled()) == nil)
     }
 }
+
+/// Rotation checked where a mistake shows: an off-centre cutout on a made-up 400 × 900 pt screen
+/// (x 20…80, y 5…35 in portrait) turned counter-clockwise lands at x 5…35, y 400 − 80 … 400 − 20 = 320…380.
+@Suite struct SignOffOverlayRotationTests {
+    @Test func anOffCentreCutoutTurnsWithTheScreen() throws {
+        let device = Device(
+            name: "Offset", family: .iphone, points: Manifest.Size(width: 400, height: 900), scale: 1, safeArea: SafeAreas(),
+            cutout: Device.Cutout(kind: .notch, x: 20, y: 5, width: 60, height: 30))
+        let catalogue = DeviceCatalogue(devices: [device])
+        let snapshot = Manifest.Snapshot(
+            points: device.points, scale: 1, pixels: Manifest.Size(width: 900, height: 400), orientation: .landscape, appearance: .light,
+            family: "iphone", devices: ["Offset"], object: String(repeating: "0", count: 64), bytes: 0)
+        let overlay = try #require(SignOffOverlay(snapshot, catalogue: catalogue))
+        let canvas = RGBAColor(r: 40, g: 80, b: 120)
+        var image = RGBAImage(width: 900, height: 400, fill: canvas)
+        overlay.draw(on: &image, x: 0, y: 0, width: 900, height: 400, appearance: .light, outside: RGBAColor(r: 255, g: 255, b: 255))
+        #expect(image[20, 350] == RGBAColor(r: 0, g: 0, b: 0))
+        // Where a turn without the flip would put it (y 20…80): untouched.
+        #expect(image[20, 50] == canvas)
+    }
+}
