@@ -88,9 +88,17 @@ func writeTestCampaign(
 
 /// A bundle of plain backgrounds (no art) for one device: a snapshot's expected colour is the
 /// YAML's, whatever the drawing code does.
-func plainBundle(device: String, light: String, dark: String, orientations: String = "[portrait, landscape]") throws -> URL {
-    let file = try writeTestCampaign(
+func plainBundle(
+    device: String, light: String, dark: String, orientations: String = "[portrait, landscape]", encoding: SnapshotEncoding = .png
+) throws -> URL {
+    var campaign = try loadCampaign(try plainCampaign(device: device, light: light, dark: dark, orientations: orientations))
+    campaign.encoding = encoding
+    return try BundleBuilder(outputRoot: temporaryFolder()).build(campaign).bundle
+}
+
+/// The campaign file behind ``plainBundle``.
+func plainCampaign(device: String, light: String, dark: String, orientations: String) throws -> URL {
+    try writeTestCampaign(
         "plain", in: temporaryFolder(), devices: "\"\(device)\"", orientations: orientations, extra: "\ndisplay_zoom: false",
         appearances: "  light: {background: \"\(light)\"}\n  dark: {background: \"\(dark)\"}")
-    return try BundleBuilder(outputRoot: temporaryFolder()).build(try loadCampaign(file)).bundle
 }

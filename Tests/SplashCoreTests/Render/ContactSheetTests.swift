@@ -59,6 +59,19 @@ import Testing
         }
     }
 
+    @Test func aKTXTileIsItsObjectDecodedThroughASTC() throws {
+        // ASTC stores a block of one colour exactly (a constant-colour block), so a plain KTX
+        // snapshot decodes to the YAML's colour: the tile shows the object as astcenc decodes it.
+        let bundle = try plainBundle(device: "iPhone 15", light: "#3366CC", dark: "#CC6633", orientations: "[portrait]", encoding: .ktx)
+        let sheet = try render(bundle, ContactSheet.Options(overlays: false))
+        #expect(sheet.tiles.count == 2)
+        for tile in sheet.tiles {
+            let colour = tile.snapshot.appearance == .light ? Self.light : Self.dark
+            #expect(sheet.image[tile.x + tile.width / 2, tile.y + tile.height / 2] == colour)
+            #expect(sheet.image[tile.x, tile.y] == colour)
+        }
+    }
+
     @Test func oneDeviceAtFullSize() throws {
         let built = try Built.double11.get()
         let sheet = try render(built.report.bundle, ContactSheet.Options(scale: 1, device: "iphone 15"))
