@@ -60,15 +60,18 @@ let package = Package(
         ),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
         .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashApplier", "SplashSimulator"]),
+        /** What every test target shares (scratch folders). */
+        .target(name: "SplashTestSupport", path: "Tests/SplashTestSupport"),
         .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
-        .testTarget(name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier", "SplashTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SplashCoreTests",
-            dependencies: ["SplashCore", "SplashFormat", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["SplashCore", "SplashFormat", "SplashTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashFormat"]),
+        .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashFormat", "SplashTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashTestSupport
 
 @testable import SplashCore
 

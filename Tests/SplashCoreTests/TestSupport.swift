@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashTestSupport
 
 @testable import SplashCore
 
@@ -9,13 +10,6 @@ enum Fixtures {
     static func url(_ path: String) -> URL { root.appendingPathComponent(path) }
     static let campaigns = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../campaigns").standardizedFileURL
-}
-
-/// A fresh folder under the system's temporary directory.
-func temporaryFolder(_ label: String = "splashgen") -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 /// A scratch folder holding `c.yaml` (the `good.yaml` fixture) and its `logo.png`, free to damage.

@@ -1,5 +1,6 @@
 import Foundation
 import SplashCore
+import SplashTestSupport
 import Testing
 
 @testable import SplashApplier

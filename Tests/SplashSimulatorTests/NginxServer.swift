@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashTestSupport
 
 @testable import SplashSimulator
 
@@ -9,12 +10,6 @@ enum Repo {
     static func campaign(_ name: String) -> URL { root.appendingPathComponent("campaigns/" + name) }
     /// A storyboard stand-in from this suite's fixtures.
     static func storyboard(_ name: String) -> URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + name) }
-}
-
-func temporaryFolder(_ label: String = "sim") -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("splashgen-\(label)-\(UUID().uuidString)")
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 func date(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }

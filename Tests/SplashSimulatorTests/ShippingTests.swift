@@ -1,6 +1,7 @@
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashTestSupport
 import Testing
 
 @testable import SplashSimulator

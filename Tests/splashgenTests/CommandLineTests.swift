@@ -1,6 +1,7 @@
 import Foundation
 import SplashCore
 import SplashFormat
+import SplashTestSupport
 import Testing
 
 /// Runs the built `splashgen` binary and checks what a user sees: output, errors, exit codes.
@@ -31,11 +32,7 @@ import Testing
         return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    func temporaryFolder() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("splashgen-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func temporaryFolder() -> URL { SplashTestSupport.temporaryFolder("cli") }
 
     @Test func buildWritesTheBundleAndPrintsASummary() throws {
         let output = temporaryFolder().appendingPathComponent("Output")

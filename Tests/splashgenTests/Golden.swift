@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 import Testing
 
 /// Golden files: what the CLI prints and writes, kept under `Tests/splashgenTests/Goldens/` and

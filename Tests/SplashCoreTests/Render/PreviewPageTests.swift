@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashTestSupport
 import Testing
 
 @testable import SplashCore
