@@ -22,16 +22,25 @@ struct ValidateCommand: ParsableCommand {
         do { catalogue = try DeviceCatalogue.bundled() } catch { throw Console.fail(error) }
         var failed = false
         for path in campaigns {
-            do {
-                let season = try SeasonLoader(catalogue: catalogue).load(contentsOf: URL(fileURLWithPath: path), displayPath: path)
-                let results = try season.campaigns.map { ($0.name, try CampaignValidator.validate($0, maxImagePixels: maxImagePixels, strict: strict)) }
-                Console.warn(results.flatMap(\.1.warnings))
-                let counts = results.map { "\($0.0): \($0.1.snapshots) snapshots" }
-                print("\(path): ok (\(counts.joined(separator: ", ")))")
-            } catch {
+            let season: Season
+            do { season = try SeasonLoader(catalogue: catalogue).load(contentsOf: URL(fileURLWithPath: path), displayPath: path) } catch {
                 _ = Console.fail(error, context: path)
                 failed = true
+                continue
             }
+            // Every campaign of a season is checked, whatever an earlier one found.
+            var counts: [String] = [], fileFailed = false
+            for campaign in season.campaigns {
+                do {
+                    let result = try CampaignValidator.validate(campaign, maxImagePixels: maxImagePixels, strict: strict)
+                    Console.warn(result.warnings)
+                    counts.append("\(campaign.name): \(result.snapshots) snapshots")
+                } catch {
+                    _ = Console.fail(error, context: path)
+                    fileFailed = true
+                }
+            }
+            if fileFailed { failed = true } else { print("\(path): ok (\(counts.joined(separator: ", ")))") }
         }
         if failed { throw ExitCode.failure }
     }

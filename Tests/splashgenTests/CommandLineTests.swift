@@ -116,6 +116,31 @@ import Testing
         #expect(bad.stderr.contains("truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG"))
     }
 
+    @Test func validateChecksEveryCampaignOfASeasonWhateverAnEarlierOneFound() throws {
+        let folder = temporaryFolder()
+        try Data("not a picture".utf8).write(to: folder.appendingPathComponent("bad.png"))
+        for (name, priority) in [("a", 1), ("b", 2)] {
+            try """
+            schema: 1
+            name: \(name)
+            app: {bundle_id: com.example.shop}
+            schedule: {start: 2026-11-10T20:00:00+08:00}
+            priority: \(priority)
+            devices: ["iPhone 15"]
+            appearances:
+              light:
+                background: "#FFFFFF"
+                layers:
+                  - image: bad.png
+            """.write(to: folder.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        }
+        try "schema: 1\nname: both\ncampaigns: [a.yaml, b.yaml]\n".write(to: folder.appendingPathComponent("season.yaml"), atomically: true, encoding: .utf8)
+        let run = try splashgen("validate", "season.yaml", in: folder)
+        #expect(run.status == 1 && run.stdout.isEmpty)
+        // Both campaigns' art is named, each at its own file's line 11.
+        #expect(run.stderr.contains("a.yaml:11:16: error:") && run.stderr.contains("b.yaml:11:16: error:"), "\(run.stderr)")
+    }
+
     @Test func artWarningsPrintLikeACompilersAndStrictMakesThemErrorsThatWriteNothing() throws {
         // A 40×40 PNG filled on the iPhone 15 (1179×2556): enlarged 2556 / 40 = 63.9×, and
         // 1 − 1179 / 2556 = 54 % of it cut off.
@@ -161,6 +186,11 @@ import Testing
         let both = try splashgen("build", good, "tiny.yaml", "-o", "Strict", "--strict", in: folder)
         #expect(both.status == 1)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Strict").path))
+        // Nor does it touch a bundle built before: Output/tiny stays byte for byte.
+        let manifest = folder.appendingPathComponent("Output/tiny/manifest.json")
+        let before = try Data(contentsOf: manifest)
+        #expect(try splashgen("build", "tiny.yaml", "-o", "Output", "--strict", "--no-cache", in: folder).status == 1)
+        #expect(try Data(contentsOf: manifest) == before)
     }
 
     @Test func inspectAndDecodeReadWhatBuildWrote() throws {
