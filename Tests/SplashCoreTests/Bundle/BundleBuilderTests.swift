@@ -36,6 +36,11 @@ import Testing
             let want = snapshot.appearance == .light ? RGBAColor(r: 255, g: 255, b: 255) : RGBAColor(r: 0, g: 0, b: 0)
             let distance = [(corner.r, want.r), (corner.g, want.g), (corner.b, want.b)].map { abs(Int($0) - Int($1)) }.max()!
             #expect(distance <= 8, "\(snapshot.devices[0]) \(snapshot.orientation) \(snapshot.appearance): corner \(corner)")
+            // And the applier's own rule reads it as what it is, after ASTC, over the red hero
+            // (marker colours from double11.yaml: white in light, black in dark).
+            let read = MarkerReading.appearance(
+                of: image, scale: snapshot.scale, light: RGBAColor(r: 255, g: 255, b: 255), dark: RGBAColor(r: 0, g: 0, b: 0))
+            #expect(read == snapshot.appearance, "\(snapshot.devices[0]) \(snapshot.orientation) \(snapshot.appearance) read as \(String(describing: read))")
         }
     }
 
