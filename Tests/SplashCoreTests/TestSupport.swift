@@ -85,14 +85,10 @@ func writeTestCampaign(
 func plainBundle(
     device: String, light: String, dark: String, orientations: String = "[portrait, landscape]", encoding: SnapshotEncoding = .png
 ) throws -> URL {
-    var campaign = try loadCampaign(try plainCampaign(device: device, light: light, dark: dark, orientations: orientations))
-    campaign.encoding = encoding
-    return try BundleBuilder(outputRoot: temporaryFolder()).build(campaign).bundle
-}
-
-/// The campaign file behind ``plainBundle``.
-func plainCampaign(device: String, light: String, dark: String, orientations: String) throws -> URL {
-    try writeTestCampaign(
+    let file = try writeTestCampaign(
         "plain", in: temporaryFolder(), devices: "\"\(device)\"", orientations: orientations, extra: "\ndisplay_zoom: false",
         appearances: "  light: {background: \"\(light)\"}\n  dark: {background: \"\(dark)\"}")
+    var campaign = try loadCampaign(file)
+    campaign.encoding = encoding
+    return try BundleBuilder(outputRoot: temporaryFolder()).build(campaign).bundle
 }

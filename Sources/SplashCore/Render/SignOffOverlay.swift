@@ -77,7 +77,6 @@ public struct SignOffOverlay: Sendable {
         let safe = Rect(
             x: safeArea.left, y: safeArea.top, width: size.width - safeArea.left - safeArea.right,
             height: size.height - safeArea.top - safeArea.bottom, radius: 0)
-        let whole = Rect(x: 0, y: 0, width: size.width, height: size.height, radius: 0)
         func paint(_ color: RGBAColor, over area: Rect, where inside: (Double, Double) -> Bool) {
             let x0 = max(0, Int((area.x * k).rounded(.down))), x1 = min(width, Int(((area.x + area.width) * k).rounded(.up)))
             let y0 = max(0, Int((area.y * k).rounded(.down))), y1 = min(height, Int(((area.y + area.height) * k).rounded(.up)))
@@ -111,7 +110,7 @@ public struct SignOffOverlay: Sendable {
         if cornerRadius > 0 {
             let screen = Rect(x: 0, y: 0, width: size.width, height: size.height, radius: cornerRadius)
             let r = cornerRadius
-            for corner in [(0.0, 0.0), (whole.width - r, 0), (0, whole.height - r), (whole.width - r, whole.height - r)] {
+            for corner in [(0.0, 0.0), (size.width - r, 0), (0, size.height - r), (size.width - r, size.height - r)] {
                 paint(outside, over: Rect(x: corner.0, y: corner.1, width: r, height: r, radius: 0)) { !screen.contains($0, $1) }
             }
         }
