@@ -1,30 +1,51 @@
 import Foundation
 
-/// Apple's ATX container, which iOS 17 and later write into `.ktx` launch snapshots (reference §3):
-/// the magic `AAPL\r\n\x1A\n`, then chunks (UInt32 LE length, 4-byte tag, `length` bytes) until
-/// `END `. `HEAD` holds eleven UInt32 (the 5th to 11th: glInternalFormat, glBaseInternalFormat,
-/// pixelWidth, pixelHeight, pixelDepth, numberOfArrayElements, numberOfFaces); `LZFS` a UInt32 and
-/// an LZFSE stream of the ASTC 4×4 blocks, or `astc` a UInt32 and the raw blocks; `FILL` pads.
-/// The first four `HEAD` fields and the UInt32 before the payload are documented nowhere public:
-/// they are read and kept, never relied on.
+/// Apple's ATX container, which recent iOS releases write into `.ktx` launch snapshots (reference
+/// §3, from device-written files): the magic `AAPL\r\n\x1A\n`, then chunks (UInt32 LE length, 4-byte
+/// tag, `length` bytes) until `END `.
+///
+/// What real launch snapshots hold: `HEAD` (21 UInt32: words 4–7 glInternalFormat,
+/// glBaseInternalFormat, width, height; word 8 depth, 1; word 10 faces, 1), `FILL` (zeros up to the
+/// payload's blocks at byte 256), `LZFS` (UInt32 stream byte count + an LZFSE stream of the ASTC
+/// 4×4 blocks in row order), `END `. Raw payloads (`ASTC`, `astc`) hold the blocks in row order or
+/// in 32×32-block Morton tiles. The reader takes any `HEAD` of at least 44 bytes and relies on
+/// words 4–8 and 10 only; every other word is kept as read.
 public struct ATXFile: Equatable, Sendable {
     /// `AAPL\r\n\x1A\n`.
     public static let magic: [UInt8] = [0x41, 0x41, 0x50, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A]
-    /// Most chunks a file may have before it is refused (a real one has four or five).
+    /// Most chunks a file may have before it is refused (a real one has four).
     public static let maxChunks = 64
+    /// The most `HEAD` words kept (a real one has 21).
+    public static let maxHeadWords = 64
+    /// Where a launch snapshot's block data starts: `FILL` pads the chunks before it to this offset.
+    public static let payloadDataOffset = 256
 
-    /// The eleven `HEAD` fields as stored.
+    /// The `HEAD` words as stored (at least eleven).
     public var head: [UInt32]
-    /// The block data: LZFSE-compressed (`LZFS`) or raw (`astc`).
+    /// The block data: LZFSE-compressed (`LZFS`) or raw (`ASTC`/`astc`).
     public var payload: Payload
-    /// The UInt32 stored before the payload (splashgen writes the raw block byte count).
+    /// The payload chunk's tag as stored (`LZFS`, `ASTC` or `astc`).
+    public var payloadTag: String
+    /// The UInt32 stored before the payload (in launch snapshots, the LZFSE stream's byte count).
     public var payloadPrefix: UInt32
+    /// Every chunk in file order: tag, offset of its header, and data length (for `inspect`).
+    public var chunks: [Chunk]
+
+    /// One chunk as found in the file.
+    public struct Chunk: Equatable, Sendable {
+        /// The 4-byte tag.
+        public var tag: String
+        /// Offset of the chunk's 8-byte header in the file.
+        public var offset: Int
+        /// Bytes of data after the header.
+        public var length: Int
+    }
 
     /// How the ASTC blocks are stored.
     public enum Payload: Equatable, Sendable {
         /// An LZFSE stream (`LZFS` chunk).
         case lzfse(Data)
-        /// The blocks themselves (`astc` chunk).
+        /// The blocks themselves (`ASTC` or `astc` chunk), in row order or in Morton tiles.
         case raw(Data)
     }
 
@@ -32,19 +53,41 @@ public struct ATXFile: Equatable, Sendable {
     public var glInternalFormat: UInt32 { head[4] }
     /// `glBaseInternalFormat`.
     public var glBaseInternalFormat: UInt32 { head[5] }
-    /// Width in pixels.
+    /// Width in pixels as recorded (may exceed the screen's by one; the block count is the same).
     public var pixelWidth: UInt32 { head[6] }
     /// Height in pixels.
     public var pixelHeight: UInt32 { head[7] }
+    /// Depth: 1 in real files (0 in the 44-byte reading forensic tools once assumed).
+    public var pixelDepth: UInt32 { head[8] }
 
-    /// An ATX file around ASTC 4×4 blocks, compressed with LZFSE as iOS 17 writes them, or raw.
-    public init(astc4x4Width width: Int, height: Int, blocks: Data, compressed: Bool = true) {
-        head = [0, 0, 0, 0, KTXFile.astc4x4RGBA, KTXFile.glRGBA, UInt32(clamping: width), UInt32(clamping: height), 0, 0, 1]
-        payloadPrefix = UInt32(clamping: blocks.count)
-        payload = compressed ? .lzfse(Data(LZFSE.compress([UInt8](blocks)))) : .raw(blocks)
+    /// The 21 `HEAD` words of a launch snapshot of `width`×`height`, as device-written files hold them.
+    public static func launchHead(width: Int, height: Int) -> [UInt32] {
+        [
+            1, 0, 0, 0, KTXFile.astc4x4RGBA, KTXFile.glRGBA, UInt32(clamping: width), UInt32(clamping: height), 1, 0, 1, 1, 0, 1, 1,
+            0x5555_5555, 0x5555_5555, 0x5555_5555, 0x5555_5555, 1, 5,
+        ]
     }
 
-    /// The file's bytes: magic, `HEAD`, the payload chunk, `END `.
+    /// A launch snapshot around ASTC 4×4 blocks in row order, laid out as the OS writes one: the
+    /// 21-word `HEAD`, `FILL` to byte 256, then `LZFS` (the LZFSE stream's byte count and the stream)
+    /// or, with `compressed: false`, `ASTC` (the blocks' byte count and the blocks).
+    public init(astc4x4Width width: Int, height: Int, blocks: Data, compressed: Bool = true) {
+        head = Self.launchHead(width: width, height: height)
+        if compressed {
+            let stream = Data(LZFSE.compress([UInt8](blocks)))
+            payload = .lzfse(stream)
+            payloadTag = "LZFS"
+            payloadPrefix = UInt32(clamping: stream.count)
+        } else {
+            payload = .raw(blocks)
+            payloadTag = "ASTC"
+            payloadPrefix = UInt32(clamping: blocks.count)
+        }
+        chunks = []
+    }
+
+    /// The file's bytes: magic, `HEAD`, `FILL` up to byte 256 for the payload's data, the payload
+    /// chunk, `END `.
     public func serialized() -> Data {
         var out = Data(Self.magic)
         func chunk(_ tag: String, _ body: Data) {
@@ -55,27 +98,31 @@ public struct ATXFile: Equatable, Sendable {
         var headBytes = Data()
         for field in head { headBytes.appendLittleEndian(field) }
         chunk("HEAD", headBytes)
+        // After FILL's header and the payload chunk's header and UInt32, the blocks start at 256.
+        let fill = Self.payloadDataOffset - out.count - 8 - 8 - 4
+        if fill >= 0 { chunk("FILL", Data(count: fill)) }
         var body = Data()
         body.appendLittleEndian(payloadPrefix)
         switch payload {
-        case .lzfse(let stream): body.append(stream); chunk("LZFS", body)
-        case .raw(let blocks): body.append(blocks); chunk("astc", body)
+        case .lzfse(let stream): body.append(stream)
+        case .raw(let blocks): body.append(blocks)
         }
+        chunk(payloadTag, body)
         chunk("END ", Data())
         return out
     }
 
     /// Parses an ATX file, refusing one whose chunks run past the end, repeat `HEAD` or the payload,
-    /// lack either, never reach `END `, or whose image is not a 2D ASTC 4×4 image of a sane size.
-    /// With `includingPayload: false` the payload's bytes are not copied (enough for the pixel size).
+    /// lack either, never reach `END `, whose image is not a 2D ASTC 4×4 image of a sane size, or
+    /// whose raw payload has a length neither block layout explains. `FILL` and unknown chunks are
+    /// skipped. With `includingPayload: false` the payload's bytes are not copied.
     public init(parsing data: Data, includingPayload: Bool = true) throws(SnapshotFormatError) {
         let data = data.startIndex == 0 ? data : Data(data)
         guard data.count >= Self.magic.count, [UInt8](data.prefix(Self.magic.count)) == Self.magic else { throw .notATX }
         var offset = Self.magic.count
         var head: [UInt32]?
-        var payload: Payload?
-        var prefix: UInt32 = 0
-        var chunks = 0
+        var payload: (tag: String, prefix: UInt32, bytes: Data, length: Int)?
+        var chunks: [Chunk] = []
         var ended = false
         while !ended {
             guard data.count - offset >= 8 else { throw .truncated(needed: offset + 8, found: data.count) }
@@ -83,48 +130,162 @@ public struct ATXFile: Equatable, Sendable {
             let tag = String(decoding: data[offset + 4..<offset + 8], as: UTF8.self)
             let body = offset + 8
             guard length <= data.count - body else { throw .truncated(needed: body + length, found: data.count) }
-            chunks += 1
-            guard chunks <= Self.maxChunks else { throw .badChunk(tag: tag, reason: "more than \(Self.maxChunks) chunks") }
+            guard chunks.count < Self.maxChunks else { throw .badChunk(tag: tag, reason: "more than \(Self.maxChunks) chunks") }
+            chunks.append(Chunk(tag: tag, offset: offset, length: length))
             switch tag {
             case "HEAD":
                 guard head == nil else { throw .badChunk(tag: tag, reason: "appears twice") }
-                guard length >= 44 else { throw .badChunk(tag: tag, reason: "holds \(length) bytes, needs 44") }
-                head = (0..<11).map { data.readLittleEndianUInt32(at: body + 4 * $0) }
-            case "LZFS", "astc", "ASTC":
+                guard length >= 44 else { throw .badChunk(tag: tag, reason: "holds \(length) bytes, needs at least 44") }
+                head = (0..<min(length / 4, Self.maxHeadWords)).map { data.readLittleEndianUInt32(at: body + 4 * $0) }
+            case "LZFS", "ASTC", "astc":
                 guard payload == nil else { throw .badChunk(tag: tag, reason: "a second image payload") }
                 guard length >= 4 else { throw .badChunk(tag: tag, reason: "holds \(length) bytes, needs at least 4") }
-                prefix = data.readLittleEndianUInt32(at: body)
                 let bytes = includingPayload ? data.subdata(in: body + 4..<body + length) : Data()
-                payload = tag == "LZFS" ? .lzfse(bytes) : .raw(bytes)
+                payload = (tag, data.readLittleEndianUInt32(at: body), bytes, length - 4)
             case "END ":
                 ended = true
             default:
-                break  // FILL and chunks not known here are skipped.
+                break  // FILL, and chunks not known here, are skipped.
             }
             offset = body + length
         }
         guard let head else { throw .badChunk(tag: "HEAD", reason: "missing") }
-        guard let payload else { throw .badChunk(tag: "LZFS", reason: "no image payload (LZFS or astc chunk)") }
+        guard let payload else { throw .badChunk(tag: "LZFS", reason: "no image payload (LZFS, ASTC or astc chunk)") }
+        // Words 4–8 and 10 as the reference names them; word 9 and the rest are never relied on.
+        guard head[8] <= 1, head[10] == 1 else { throw .notA2DImage }
+        try KTXFile.checkImage(internalFormat: head[4], width: head[6], height: head[7])
         self.head = head
-        self.payload = payload
-        payloadPrefix = prefix
-        try KTXFile.checkImage(internalFormat: head[4], width: head[6], height: head[7], depth: head[8], arrayElements: head[9], faces: head[10])
-        if case .raw(let blocks) = payload, includingPayload {
-            let expected = KTXFile.astc4x4ByteCount(width: Int(head[6]), height: Int(head[7]))
-            guard blocks.count == expected else { throw .wrongLevelSize(expected: expected, found: blocks.count) }
+        self.chunks = chunks
+        payloadTag = payload.tag
+        payloadPrefix = payload.prefix
+        self.payload = payload.tag == "LZFS" ? .lzfse(payload.bytes) : .raw(payload.bytes)
+        if payload.tag != "LZFS" {
+            _ = try RawLayout.candidates(width: Int(head[6]), height: Int(head[7]), payloadBytes: payload.length)
         }
     }
 
-    /// The ASTC 4×4 blocks, decompressed when stored with LZFSE; never more bytes than the pixel
-    /// size needs, and exactly that many.
+    /// The ASTC 4×4 blocks in row order, top row first: inflated when stored with LZFSE, put back in
+    /// row order when stored in Morton tiles; exactly as many bytes as the pixel size needs.
     public func astcBlocks() throws(SnapshotFormatError) -> Data {
-        let expected = KTXFile.astc4x4ByteCount(width: Int(pixelWidth), height: Int(pixelHeight))
+        try rowOrderBlocks().blocks
+    }
+
+    /// The blocks in row order and the layout they were stored in (nil for LZFSE, always row order).
+    public func rowOrderBlocks() throws(SnapshotFormatError) -> (blocks: Data, layout: RawLayout?) {
+        let width = Int(pixelWidth), height = Int(pixelHeight)
         switch payload {
-        case .raw(let blocks):
-            guard blocks.count == expected else { throw .wrongLevelSize(expected: expected, found: blocks.count) }
-            return blocks
         case .lzfse(let stream):
-            return try KTXFile.inflate(stream, expected: expected)
+            return (try KTXFile.inflate(stream, expected: KTXFile.astc4x4ByteCount(width: width, height: height)), nil)
+        case .raw(let bytes):
+            let candidates = try RawLayout.candidates(width: width, height: height, payloadBytes: bytes.count)
+            let layout = RawLayout.mostLikely(of: candidates, width: width, height: height, payload: bytes)
+            return (layout.rowOrder(bytes, width: width, height: height), layout)
+        }
+    }
+}
+
+/// How a raw ATX payload lays out its ASTC 4×4 blocks (reference §3): in plain row order, or padded
+/// to whole tiles of 32×32 blocks, tiles in row order and blocks inside a tile in Morton (Z) order,
+/// with either bit interleaving.
+public enum RawLayout: String, CaseIterable, Sendable {
+    /// Row order, top row first: exactly the block count × 16 bytes.
+    case rows
+    /// Morton tiles, bit 0 of the index is x's lowest bit.
+    case mortonXFirst = "morton-x-first"
+    /// Morton tiles, bit 0 of the index is y's lowest bit.
+    case mortonYFirst = "morton-y-first"
+
+    /// Blocks on a tile's side.
+    public static let tileBlocks = 32
+
+    /// The layouts whose length is `payloadBytes` for a `width`×`height` image: rows, the two Morton
+    /// readings, or all three when whole tiles hold exactly the plain block count.
+    static func candidates(width: Int, height: Int, payloadBytes: Int) throws(SnapshotFormatError) -> [RawLayout] {
+        let rows = KTXFile.astc4x4ByteCount(width: width, height: height)
+        let tiled = tiledByteCount(width: width, height: height)
+        var found: [RawLayout] = []
+        if payloadBytes == rows { found.append(.rows) }
+        if payloadBytes == tiled { found += [.mortonXFirst, .mortonYFirst] }
+        guard !found.isEmpty else { throw .unknownRawLayout(found: payloadBytes, rows: rows, tiled: tiled) }
+        return found
+    }
+
+    /// Bytes of a payload padded to whole 32×32-block tiles.
+    static func tiledByteCount(width: Int, height: Int) -> Int {
+        let side = tileBlocks
+        return ((width + 3) / 4 + side - 1) / side * side * (((height + 3) / 4 + side - 1) / side * side) * 16
+    }
+
+    /// The candidate whose row-order reading is the most coherent, by evidence as forensic readers
+    /// decide: the fewest neighbouring blocks that differ, over the whole tiles inside the image
+    /// (padding never counts; the whole image when it holds no whole tile). A launch screen is mostly
+    /// flat, so in the right reading most neighbours are the same block; the wrong Morton reading
+    /// transposes each tile and breaks its edges, and rows read as tiles (or tiles as rows) scramble
+    /// every tile. Ties go to rows, then x-first.
+    static func mostLikely(of candidates: [RawLayout], width: Int, height: Int, payload: Data) -> RawLayout {
+        guard candidates.count > 1 else { return candidates[0] }
+        var best = candidates[0]
+        var bestScore = Int.max
+        for candidate in candidates {
+            let score = differingNeighbours(candidate.rowOrder(payload, width: width, height: height), width: width, height: height)
+            if score < bestScore { (best, bestScore) = (candidate, score) }
+        }
+        return best
+    }
+
+    /// The blocks of `payload`, read in this layout, in row order.
+    func rowOrder(_ payload: Data, width: Int, height: Int) -> Data {
+        guard self != .rows else { return payload }
+        let across = (width + 3) / 4, down = (height + 3) / 4, side = Self.tileBlocks
+        let tilesAcross = (across + side - 1) / side
+        var out = Data(count: across * down * 16)
+        payload.withUnsafeBytes { source in
+            out.withUnsafeMutableBytes { target in
+                for index in 0..<(source.count / 16) {
+                    let tile = index / (side * side), within = index % (side * side)
+                    var (x, y) = Self.deinterleave(within)
+                    if self == .mortonYFirst { swap(&x, &y) }
+                    x += tile % tilesAcross * side
+                    y += tile / tilesAcross * side
+                    guard x < across, y < down else { continue }
+                    let to = (y * across + x) * 16
+                    target[to..<to + 16].copyBytes(from: source[index * 16..<index * 16 + 16])
+                }
+            }
+        }
+        return out
+    }
+
+    /// The even bits and the odd bits of a Morton index within a tile.
+    private static func deinterleave(_ index: Int) -> (even: Int, odd: Int) {
+        var even = 0, odd = 0
+        for bit in 0..<5 {
+            even |= (index >> (2 * bit) & 1) << bit
+            odd |= (index >> (2 * bit + 1) & 1) << bit
+        }
+        return (even, odd)
+    }
+
+    /// Neighbouring pairs of blocks (left and right, above and below) that differ, within the whole
+    /// tiles inside the image, or within the whole image when it holds no whole tile.
+    static func differingNeighbours(_ blocks: Data, width: Int, height: Int) -> Int {
+        let across = (width + 3) / 4, down = (height + 3) / 4, side = tileBlocks
+        var (columns, rows) = (across / side * side, down / side * side)
+        if columns == 0 || rows == 0 { (columns, rows) = (across, down) }
+        return blocks.withUnsafeBytes { raw -> Int in
+            func differ(_ a: Int, _ b: Int) -> Bool {
+                raw.loadUnaligned(fromByteOffset: a * 16, as: UInt64.self) != raw.loadUnaligned(fromByteOffset: b * 16, as: UInt64.self)
+                    || raw.loadUnaligned(fromByteOffset: a * 16 + 8, as: UInt64.self) != raw.loadUnaligned(fromByteOffset: b * 16 + 8, as: UInt64.self)
+            }
+            var count = 0
+            for y in 0..<rows {
+                for x in 0..<columns {
+                    let here = y * across + x
+                    if x > 0, differ(here - 1, here) { count += 1 }
+                    if y > 0, differ(here - across, here) { count += 1 }
+                }
+            }
+            return count
         }
     }
 }

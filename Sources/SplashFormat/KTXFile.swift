@@ -114,9 +114,8 @@ public struct KTXFile: Equatable, Sendable {
         numberOfFaces = field(10)
         numberOfMipmapLevels = field(11)
         let keyValueLength = Int(field(12))
-        try Self.checkImage(
-            internalFormat: glInternalFormat, width: pixelWidth, height: pixelHeight, depth: pixelDepth,
-            arrayElements: numberOfArrayElements, faces: numberOfFaces)
+        guard pixelDepth == 0, numberOfArrayElements == 0, numberOfFaces == 1 else { throw .notA2DImage }
+        try Self.checkImage(internalFormat: glInternalFormat, width: pixelWidth, height: pixelHeight)
         guard numberOfMipmapLevels <= 1 else { throw .unexpectedMipmaps(Int(numberOfMipmapLevels)) }
         guard keyValueLength <= data.count - Self.headerSize - 4 else {
             throw .truncated(needed: Self.headerSize + keyValueLength + 4, found: data.count)
@@ -177,12 +176,10 @@ public struct KTXFile: Equatable, Sendable {
     /// no size computed from it can overflow.
     public static let maxDimension: UInt32 = 16384
 
-    /// The checks every container makes on its header: a 2D ASTC 4×4 image of a sane size.
-    static func checkImage(
-        internalFormat: UInt32, width: UInt32, height: UInt32, depth: UInt32, arrayElements: UInt32,
-        faces: UInt32
-    ) throws(SnapshotFormatError) {
-        guard width > 0, height > 0, depth == 0, arrayElements == 0, faces == 1 else { throw .notA2DImage }
+    /// The checks every container makes on its header (after its own check that the image is 2D):
+    /// an ASTC 4×4 image of a sane, non-zero size.
+    static func checkImage(internalFormat: UInt32, width: UInt32, height: UInt32) throws(SnapshotFormatError) {
+        guard width > 0, height > 0 else { throw .notA2DImage }
         guard width <= maxDimension, height <= maxDimension else { throw .tooLarge(width: Int(width), height: Int(height)) }
         guard internalFormat == astc4x4RGBA else { throw .notASTC4x4(internalFormat) }
     }
@@ -223,6 +220,8 @@ public enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
     case wrongLevelSize(expected: Int, found: Int)
     /// An ATX chunk is malformed.
     case badChunk(tag: String, reason: String)
+    /// A raw ATX payload whose length is neither the plain block count nor whole Morton tiles.
+    case unknownRawLayout(found: Int, rows: Int, tiled: Int)
     /// The LZFSE payload does not decode.
     case lzfse(LZFSEError)
     /// Content this reader does not take.
@@ -242,6 +241,8 @@ public enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
         case .wrongLevelSize(let expected, let found):
             return "ASTC 4x4 data holds \(found) bytes; the pixel size needs \(expected)"
         case .badChunk(let tag, let reason): return "ATX chunk \(tag): \(reason)"
+        case .unknownRawLayout(let found, let rows, let tiled):
+            return "raw ASTC payload holds \(found) bytes: neither the blocks in row order (\(rows)) nor whole 32x32-block tiles (\(tiled))"
         case .lzfse(let error): return "LZFSE payload: \(error.description)"
         case .unsupported(let what): return "cannot read \(what)"
         }

@@ -21,7 +21,7 @@ public enum FileInspector {
                 ),
                 ("level 0 bytes", "\(file.levelData.count)" + (file.isAppleCompressed ? " (8-byte lead + LZFSE stream)" : "")),
             ]
-            if file.isAppleCompressed { lines.append(payloadLine(try file.astcBlocks(), stream: file.levelData.dropFirst(8))) }
+            if file.isAppleCompressed { lines.append(payloadLine(try file.astcBlocks(), stream: file.levelData.dropFirst(8), prefix: nil)) }
             if file.keyValues.isEmpty { lines.append(("key/values", "none")) }
             for pair in file.keyValues {
                 let text = String(data: pair.value.prefix { $0 != 0 }, encoding: .utf8) ?? "\(pair.value.count) bytes"
@@ -43,15 +43,23 @@ public enum FileInspector {
         case .atx:
             let file = try ATXFile(parsing: data)
             var lines: [(String, String)] = [
-                ("format", "Apple ATX container (AAPL), as iOS 17 and later write launch snapshots"),
+                ("format", "Apple ATX container (AAPL), as recent iOS releases write launch snapshots"),
                 ("size", "\(file.pixelWidth)x\(file.pixelHeight)"),
                 ("glInternalFormat", file.glInternalFormat == KTXFile.astc4x4RGBA ? "ASTC 4x4 RGBA (0x93B0)" : String(format: "0x%04X", file.glInternalFormat)),
                 ("glBaseInternalFormat", String(format: "0x%04X", file.glBaseInternalFormat)),
-                ("HEAD fields 1-4", file.head.prefix(4).map { String($0) }.joined(separator: " ") + " (undocumented)"),
+                ("depth / faces", "\(file.pixelDepth) / \(file.head[10])"),
+                ("chunks", file.chunks.map { "\($0.tag.trimmingCharacters(in: .whitespaces)) \($0.length) at \($0.offset)" }.joined(separator: ", ")),
             ]
+            for (index, word) in file.head.enumerated() {
+                lines.append(("HEAD word \(index)", String(format: "0x%08X", word) + (Self.atxWordNames[index].map { " \($0)" } ?? "")))
+            }
+            let (blocks, layout) = try file.rowOrderBlocks()
             switch file.payload {
-            case .lzfse(let stream): lines.append(payloadLine(try file.astcBlocks(), stream: stream))
-            case .raw(let blocks): lines.append(("payload", "astc chunk, \(blocks.count) bytes of raw blocks"))
+            case .lzfse(let stream):
+                lines.append(payloadLine(blocks, stream: stream, prefix: file.payloadPrefix))
+            case .raw(let raw):
+                let order = layout == .rows ? "row order" : "Morton tiles of 32x32 blocks, \(layout?.rawValue ?? "")"
+                lines.append(("payload", "\(file.payloadTag) chunk, UInt32 \(file.payloadPrefix), \(raw.count) bytes of raw blocks in \(order)"))
             }
             lines.append(("bytes", "\(data.count)"))
             return lines
@@ -62,9 +70,16 @@ public enum FileInspector {
         }
     }
 
-    /// The LZFSE payload line: block kinds of the stream and the ratio (the stream is inflated to check it).
-    private static func payloadLine(_ blocks: Data, stream: Data) -> (label: String, value: String) {
+    /// The LZFSE payload line: block kinds of the stream and the ratio (the stream is inflated to
+    /// check it), with the UInt32 an ATX payload chunk stores before it.
+    private static func payloadLine(_ blocks: Data, stream: Data, prefix: UInt32?) -> (label: String, value: String) {
         let kinds = LZFSE.blockKinds([UInt8](stream)).joined(separator: " ")
-        return ("payload", "LZFSE, \(stream.count) bytes → \(blocks.count) bytes of ASTC blocks (\(kinds))")
+        let stored = prefix.map { "UInt32 \($0)\($0 == stream.count ? " (the stream's byte count)" : ""), " } ?? ""
+        return ("payload", "LZFSE, \(stored)\(stream.count) bytes → \(blocks.count) bytes of ASTC blocks (\(kinds))")
     }
+
+    /// What the reference calls each `HEAD` word of a launch snapshot; the others are unnamed.
+    private static let atxWordNames: [Int: String] = [
+        4: "(glInternalFormat)", 5: "(glBaseInternalFormat)", 6: "(width)", 7: "(height)", 8: "(depth)", 10: "(faces)",
+    ]
 }
