@@ -44,7 +44,9 @@ let package = Package(
         /** Run time, in the app: survey the launch cache, plan what each file should hold, carry it out. */
         .target(name: "SplashApplier", dependencies: ["SplashFormat"]),
         /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder. */
-        .target(name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "SplashFormat", "CStb"]),
+        .target(
+            name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "SplashFormat", "CStb", "CAstcenc", "CPNG"],
+            resources: [.copy("Resources/screens.json")]),
         /** zlib, for raw DEFLATE of published objects where Apple's Compression framework is absent. */
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         /** libpng, used only through its `png_image_*` simplified API. */

@@ -62,7 +62,9 @@ enum ApplyPlanner {
             if let campaign, let bundle, !restoring {
                 if let appearance = record.appearance {
                     let size = Manifest.Size(width: record.width, height: record.height)
-                    if let snapshot = campaign.snapshots.first(where: { $0.pixels == size && $0.appearance == appearance }) {
+                    if let snapshot = campaign.snapshots.first(where: { $0.pixels.isScreen(ofRecorded: size) && $0.appearance == appearance }) {
+                        // A file recording one pixel more than its screen stands for the screen's size.
+                        (record.width, record.height) = (snapshot.pixels.width, snapshot.pixels.height)
                         if !checked.contains(snapshot.object) {
                             // A missing, misnamed or missized object is refused before anything is
                             // written; its bytes are verified as the executor stages it.

@@ -193,6 +193,14 @@ public struct Manifest: Codable, Equatable, Sendable {
             self.width = width
             self.height = height
         }
+
+        /// Whether a file that records `recorded` pixels is a snapshot of this size: the same, or one
+        /// pixel wider or taller with the same ASTC 4×4 block count (device-written files have been
+        /// seen recording 1180 for a 1179-pixel screen, reference §3).
+        public func isScreen(ofRecorded recorded: Size) -> Bool {
+            func same(_ screen: Int, _ file: Int) -> Bool { file == screen || (file == screen + 1 && (file + 3) / 4 == (screen + 3) / 4) }
+            return same(width, recorded.width) && same(height, recorded.height)
+        }
     }
 
     /// Makes a manifest.

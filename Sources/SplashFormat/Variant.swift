@@ -16,8 +16,20 @@ public enum Appearance: String, Codable, CaseIterable, Comparable, Sendable {
 
 /// What bytes a snapshot object holds (always stored in a file named `….ktx` on the device).
 public enum SnapshotEncoding: String, Codable, CaseIterable, Sendable {
-    /// Khronos KTX 1.1 holding ASTC 4×4, what the OS itself writes.
+    /// Apple's ATX container laid out as device-written launch snapshots are (21-word `HEAD`,
+    /// `FILL`, `LZFS` with an LZFSE stream of ASTC 4×4 blocks): what the OS writes now.
+    case atx
+    /// Khronos KTX 1.1 holding ASTC 4×4, uncompressed: what older releases wrote.
     case ktx
     /// PNG bytes, what the run-time patching libraries write.
     case png
+
+    /// The encoding a campaign gets when it names none.
+    public static let `default` = SnapshotEncoding.atx
+
+    /// Whether its objects are worth publishing as raw DEFLATE (an LZFSE payload gains nothing).
+    public var isDeflatedForServing: Bool { self != .atx }
+
+    /// Whether its objects hold ASTC 4×4 blocks (made with astcenc at the campaign's quality).
+    public var isASTC: Bool { self != .png }
 }

@@ -1,26 +1,33 @@
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashFormat
 
 /// The app's `LaunchScreen.storyboard`, stood for by a campaign file (its layers, backgrounds and
-/// marker colours), as the OS renders and caches it on one device and iOS version: every variant
+/// marker colours), as the OS renders and caches it on one screen and iOS version: every variant
 /// the app supports (light only before iOS 13, which has no dark mode), drawn by the simulator's
-/// own ``StoryboardRenderer`` and stored in the iOS version's ``CacheFormat``.
+/// own ``StoryboardRenderer`` and stored in the iOS version's ``CacheFormat``. The campaign file is
+/// read through the campaign model (it describes the app); the screen, the art's pixels and the
+/// cached bytes are the simulator's own.
 struct LaunchScreen {
     let campaign: Campaign
-    let device: Device
+    let screen: PhoneScreen
     let format: CacheFormat
     let variants: [SpringBoardModel.Variant]
     private let storyboard: StoryboardRenderer
 
     init(campaignAt url: URL, device name: String, ios: OSVersion, interfaceStyle: InterfaceStyle = .automatic) throws {
-        let catalogue = try DeviceCatalogue.bundled()
-        guard let device = catalogue.device(named: name) else { throw SimulatorError.unknownDevice(name) }
-        let campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: url, displayPath: url.lastPathComponent)
-        let artwork = try Artwork.read(campaign, maxPixels: PNGCodec.defaultMaxPixels)
-        let art = try artwork.decode(Set(artwork.items.keys), maxPixels: PNGCodec.defaultMaxPixels)
+        let screen = try PhoneScreen.named(name)
+        let campaign = try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: url.lastPathComponent)
+        var art: [String: RGBAImage] = [:]
+        for layer in campaign.appearances.values.flatMap(\.layers) where art[layer.image] == nil {
+            guard let image = OSCodecs.pixels(png: try Data(contentsOf: campaign.url(of: layer))) else {
+                throw SimulatorError.codec("the storyboard's image \(layer.image) does not decode as PNG")
+            }
+            art[layer.image] = image
+        }
         self.campaign = campaign
-        self.device = device
+        self.screen = screen
         format = CacheFormat(ios: ios)
         let appearances: [Appearance]
         switch (ios.major >= 13, interfaceStyle) {
@@ -42,20 +49,18 @@ struct LaunchScreen {
     }
 
     /// The pixel size of a variant on this screen.
-    func pixels(_ variant: SpringBoardModel.Variant) -> Manifest.Size {
-        DeviceCatalogue.screens(of: [device])[0].pixels(variant.orientation)
+    func pixels(_ variant: SpringBoardModel.Variant) -> (width: Int, height: Int) {
+        screen.pixels(variant.orientation)
     }
 
     /// What the OS draws for a variant (`black`: its image views rendered solid black), at `scale`
-    /// (the device's own by default; the app switcher's downscaled copies use 1).
+    /// (the screen's own by default; the app switcher's downscaled copies use 1).
     func image(_ variant: SpringBoardModel.Variant, black: Bool, scale: Int? = nil) -> RGBAImage {
-        var device = device
-        if let scale { device.scale = scale }
-        return storyboard.render(on: device, variant, blackImages: black)
+        storyboard.render(on: screen, scale: scale ?? screen.scale, variant, blackImages: black)
     }
 
     /// The bytes the OS caches for a variant.
-    func render(_ variant: SpringBoardModel.Variant, black: Bool, codec: ASTCCodec) throws -> Data {
-        try format.encode(image(variant, black: black), codec: codec)
+    func render(_ variant: SpringBoardModel.Variant, black: Bool) throws -> Data {
+        try format.file(for: image(variant, black: black))
     }
 }

@@ -56,7 +56,7 @@ public struct SandboxSimulator {
         blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic
     ) throws -> SpringBoardModel {
         guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
-        let device = zoomed ? try Self.zoomedDevice(of: device) : device
+        let device = zoomed ? try PhoneScreen.named(device).zoomed().name : device
         let storyboard = try LaunchScreen(campaignAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle)
         let fm = FileManager.default
         if let entries = try? fm.contentsOfDirectory(atPath: root.path), !entries.isEmpty {
@@ -82,24 +82,14 @@ public struct SandboxSimulator {
     /// `Library/Application Support/splashgen/downloads`.
     public func fetcher(from base: URL, trustedKey: Data?) throws -> BundleFetcher {
         let model = try model()
-        guard let device = try DeviceCatalogue.bundled().device(named: model.device) else { throw SimulatorError.unknownDevice(model.device) }
+        let screen = try PhoneScreen.named(model.device).pixels(.portrait)
         var fetcher = BundleFetcher(
             base: base, folder: container.appendingPathComponent("Library/Application Support/splashgen/downloads"),
-            screen: Manifest.Size(width: device.points.width * device.scale, height: device.points.height * device.scale),
+            screen: Manifest.Size(width: screen.width, height: screen.height),
             trustedKey: trustedKey, bundleID: model.bundleID)
         // Before iOS 13 there is no dark mode: only light files are cached.
         fetcher.appearances = try os(model).major < 13 ? [.light] : (model.interfaceStyle ?? .automatic).appearances
         return fetcher
-    }
-
-    /// The catalogue's Display Zoom entry of a device.
-    static func zoomedDevice(of name: String) throws -> String {
-        let catalogue = try DeviceCatalogue.bundled()
-        guard let device = catalogue.device(named: name) else { throw SimulatorError.unknownDevice(name) }
-        guard let zoomed = catalogue.devices.first(where: { $0.displayZoomOf?.caseInsensitiveCompare(device.name) == .orderedSame }) else {
-            throw SimulatorError.noDisplayZoom(device.name)
-        }
-        return zoomed.name
     }
 
     /// What a run-time library leaves in the cache: each cached file overwritten in place, name kept,
@@ -109,7 +99,7 @@ public struct SandboxSimulator {
         let folder = try snapshotFolder(model)
         let library = try LaunchScreen(campaignAt: campaign, device: model.device, ios: try os(model))
         for (name, variant) in model.variants {
-            try PNGCodec.encode(library.image(variant, black: false)).write(to: folder.appendingPathComponent(name))
+            try OSCodecs.png(library.image(variant, black: false)).write(to: folder.appendingPathComponent(name))
         }
     }
 
@@ -165,7 +155,7 @@ public struct SandboxSimulator {
         var shown: (name: String, data: Data, image: RGBAImage)?
         if let name = model.variants.first(where: { $0.value == variant })?.key {
             let data = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
-            switch Self.check(data, name: name, expected: storyboard.pixels(variant)) {
+            switch CachedFileCheck.shown(data, name: name, expected: storyboard.pixels(variant)) {
             case .success(let image): shown = (name, data, image)
             case .failure(let reason): regeneration = "\(name) \(reason)"
             }
@@ -179,12 +169,12 @@ public struct SandboxSimulator {
             try render(&model, storyboard: storyboard, only: rejected ? nil : variant)
             guard let name = model.variants.first(where: { $0.value == variant })?.key else { throw SimulatorError.rejected("no render of \(variant)") }
             let data = try Data(contentsOf: folder.appendingPathComponent(name))
-            shown = (name, data, try SnapshotDecoder().decode(data))
+            shown = (name, data, try CachedFileCheck.shown(data, name: name, expected: storyboard.pixels(variant)).get())
         }
         guard let shown else { throw SimulatorError.rejected("nothing shown") }
         model.launches += 1
         try model.save(modelURL)
-        if let screenshot { try PNGCodec.encode(shown.image).write(to: screenshot, options: .atomic) }
+        if let screenshot { try OSCodecs.png(shown.image).write(to: screenshot, options: .atomic) }
         var report: ApplyReport?
         var refused: [String] = []
         if runApp, let bundle {
@@ -207,24 +197,6 @@ public struct SandboxSimulator {
             regenerated: regeneration, appReport: report, refusedWrites: refused)
     }
 
-    /// The OS's check of a cached file: the extension picks the decoder (`.ktx` files holding PNG are
-    /// shown too, as field reports say), and the pixel size must be the screen's.
-    static func check(_ data: Data, name: String, expected: Manifest.Size) -> Result<RGBAImage, SimulatorError> {
-        let ext = (name as NSString).pathExtension.lowercased()
-        let content = SnapshotContent(sniffing: data)
-        let readable: Bool
-        switch ext {
-        case "ktx": readable = content == .ktx || content == .atx || content == .png
-        case "png": readable = content == .png
-        default: readable = false
-        }
-        guard readable, let image = try? SnapshotDecoder().decode(data) else { return .failure(.rejected("does not decode")) }
-        guard image.width == expected.width, image.height == expected.height else {
-            return .failure(.rejected("is \(image.width)x\(image.height), not \(expected.width)x\(expected.height)"))
-        }
-        return .success(image)
-    }
-
     /// Deletes every cached launch image the OS knows of.
     private func dropCache(_ model: inout SpringBoardModel) throws {
         let folder = try snapshotFolder(model)
@@ -239,11 +211,10 @@ public struct SandboxSimulator {
         let folder = try snapshotFolder(model)
         let fm = FileManager.default
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-        let codec = try ASTCCodec(quality: .fast)
-        let scale = storyboard.device.scale
+        let scale = storyboard.screen.scale
         for variant in storyboard.variants where only == nil || only == variant {
             let name = "\(UUID().uuidString)@\(scale)x.ktx"
-            try storyboard.render(variant, black: model.blackRender, codec: codec).write(to: folder.appendingPathComponent(name))
+            try storyboard.render(variant, black: model.blackRender).write(to: folder.appendingPathComponent(name))
             model.variants[name] = variant
         }
         guard try os(model).major >= 13 else { return }
@@ -251,9 +222,9 @@ public struct SandboxSimulator {
         if !fm.fileExists(atPath: scene.path) {
             try fm.createDirectory(at: scene.appendingPathComponent("downscaled"), withIntermediateDirectories: true)
             let first = storyboard.variants[0]
-            let full = try storyboard.format.encode(storyboard.image(first, black: false), codec: codec)
+            let full = try storyboard.format.file(for: storyboard.image(first, black: false))
             try full.write(to: scene.appendingPathComponent("\(UUID().uuidString)@\(scale)x.ktx"))
-            let small = try storyboard.format.encode(storyboard.image(first, black: false, scale: 1), codec: codec)
+            let small = try storyboard.format.file(for: storyboard.image(first, black: false, scale: 1))
             try small.write(to: scene.appendingPathComponent("downscaled/\(UUID().uuidString)@1x.ktx"))
         }
     }
@@ -290,18 +261,22 @@ public enum SimulatorError: Error, Equatable, CustomStringConvertible {
     case rejected(String)
     /// `install` was pointed at a folder holding something other than a sandbox.
     case notASandbox(String)
-    /// The device has no Display Zoom entry in the catalogue.
+    /// The device has no Display Zoom screen in the simulator's data.
     case noDisplayZoom(String)
+    /// The OS's codec (astcenc, libpng) failed.
+    case codec(String)
 
     public var description: String {
         switch self {
         case .noSandbox(let path): return "no sandbox at \(path): run `splashgen sim install` first"
         case .badOSVersion(let text): return "iOS version \"\(text)\" is not a version such as 17.4"
         case .unknownDevice(let name):
-            return (try? DeviceCatalogue.bundled())?.unknownDeviceMessage(name) ?? "unknown device \"\(name)\"; `splashgen devices` lists the catalogue"
+            let near = PhoneScreen.all.map(\.name).filter { $0.lowercased().contains(name.lowercased().prefix(6)) }.prefix(4)
+            return "the simulator has no device \"\(name)\"" + (near.isEmpty ? "" : "; did you mean \(near.map { "\"\($0)\"" }.joined(separator: ", "))?")
         case .rejected(let reason): return reason
         case .notASandbox(let path): return "\(path) is not empty and is not a sandbox made by `splashgen sim install`; choose an empty or new folder"
-        case .noDisplayZoom(let name): return "\(name) offers no Display Zoom in the catalogue; `splashgen devices` marks the zoomed entries"
+        case .noDisplayZoom(let name): return "\(name) offers no Display Zoom in the simulator's screens; `splashgen devices` marks the zoomed entries"
+        case .codec(let detail): return detail
         }
     }
 }

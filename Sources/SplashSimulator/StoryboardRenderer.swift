@@ -22,19 +22,17 @@ struct StoryboardRenderer {
     /// The marker view's side in points.
     static let markerPoints = 0.5
 
-    /// One variant at the device's size in pixels (points × scale, swapped for landscape).
-    func render(on device: Device, _ variant: SpringBoardModel.Variant, blackImages: Bool) -> RGBAImage {
-        let scale = Double(device.scale)
-        let landscape = variant.orientation == .landscape
-        let width = landscape ? device.points.height : device.points.width
-        let height = landscape ? device.points.width : device.points.height
+    /// One variant at the screen's size in pixels (points × `scale`, swapped for landscape).
+    func render(on screen: PhoneScreen, scale pixelsPerPoint: Int, _ variant: SpringBoardModel.Variant, blackImages: Bool) -> RGBAImage {
+        let scale = Double(pixelsPerPoint)
+        let (width, height) = screen.size(variant.orientation)
         let spec = campaign.appearances[variant.appearance] ?? campaign.appearances[.light]
-        var canvas = RGBAImage(width: width * device.scale, height: height * device.scale, fill: spec?.background ?? RGBAColor(r: 255, g: 255, b: 255))
-        var safe = device.safeArea[variant.orientation]
-        if landscape { safe.top = device.safeArea.portrait.top }
+        var canvas = RGBAImage(width: width * pixelsPerPoint, height: height * pixelsPerPoint, fill: spec?.background ?? RGBAColor(r: 255, g: 255, b: 255))
+        var safe = screen.safeArea(variant.orientation)
+        if variant.orientation == .landscape { safe.top = screen.safeArea(.portrait).top }
         for layer in spec?.layers ?? [] where layer.orientation == nil || layer.orientation == variant.orientation {
             guard let image = art[layer.image] else { continue }
-            let inset = layer.safeArea ? safe : Insets()
+            let inset = layer.safeArea ? safe : (top: 0, left: 0, bottom: 0, right: 0)
             let region = Rect(
                 x: inset.left + layer.margin, y: inset.top + layer.margin,
                 width: Double(width) - inset.left - inset.right - 2 * layer.margin,

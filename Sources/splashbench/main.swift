@@ -132,6 +132,8 @@ if arguments.contains("--floor-only") {
 
 var splashgenWall: Duration = .zero
 var ktxBundle: URL?
+var coldWalls: [SnapshotEncoding: Duration] = [:]
+var bundleBytes: [SnapshotEncoding: Int] = [:]
 for encoding in SnapshotEncoding.allCases where !applierOnly {
     var variant = campaign
     variant.encoding = encoding
@@ -145,7 +147,14 @@ for encoding in SnapshotEncoding.allCases where !applierOnly {
     let warm = try builder.build(variant)
     let warmWall = clock.now - warmStart
     if encoding == .ktx { splashgenWall = cold.times.total }
-    let label = encoding == .ktx ? "ktx (KTX 1.1, ASTC 4x4 \(variant.astcQuality.rawValue))" : "png (PNG bytes, libpng)"
+    coldWalls[encoding] = cold.times.total
+    bundleBytes[encoding] = cold.bytes
+    let label: String
+    switch encoding {
+    case .atx: label = "atx (launch-snapshot ATX, LZFSE of ASTC 4x4 \(variant.astcQuality.rawValue))"
+    case .ktx: label = "ktx (KTX 1.1, ASTC 4x4 \(variant.astcQuality.rawValue))"
+    case .png: label = "png (PNG bytes, libpng)"
+    }
     let t = cold.times
     print(
         """
@@ -164,11 +173,23 @@ for encoding in SnapshotEncoding.allCases where !applierOnly {
         """)
 }
 
+if let atx = coldWalls[.atx], let ktx = coldWalls[.ktx] {
+    print(
+        """
+
+        encodings side by side (double11, every screen)
+          bundle on disk      \(SnapshotEncoding.allCases.map { "\($0.rawValue) \(megabytes(bundleBytes[$0] ?? 0))" }.joined(separator: ", "))
+          cold build          atx \(seconds(atx)), ktx \(seconds(ktx)): atx / ktx \(String(format: "%.2f", atx / ktx))x
+        """)
+}
+
 if !applierOnly { try floorFigures(campaign) }
 
-// The applier on a simulated iPhone 15 container, with a bundle made for that screen.
-do {
+// The applier on a simulated iPhone 15 container (iOS 17: originals in the device-written ATX
+// layout), with a bundle made for that screen, once per ASTC encoding.
+for encoding in [SnapshotEncoding.atx, .ktx] {
     var phone = campaign
+    phone.encoding = encoding
     phone.screens = DeviceCatalogue.screens(of: [catalogue.device(named: "iPhone 15")!])
     let bundle = try BundleBuilder(outputRoot: temporaryFolder()).build(phone).bundle
     let installed = temporaryFolder().appendingPathComponent("sandbox")
@@ -254,9 +275,9 @@ do {
     print(
         """
 
-        applier (iPhone 15 container, 4 cached snapshots, \(megabytes(manifest.campaigns[0].snapshots.reduce(0) { $0 + $1.bytes })) of objects)
+        applier, \(encoding.rawValue) objects (iPhone 15 container, 4 cached snapshots, \(megabytes(manifest.campaigns[0].snapshots.reduce(0) { $0 + $1.bytes })) of objects)
           no-op launch        median \(seconds(median(noOps))), 90th percentile \(seconds(sorted[sorted.count * 9 / 10])) over \(noOps.count) runs
-          first run           median \(seconds(median(firstRuns))) (classify 4 ATX files as iOS 17 caches them, back them up)
+          first run           median \(seconds(median(firstRuns))) (classify 4 originals in the device-written ATX layout, back them up)
           campaign swap       median \(seconds(median(swaps))) (verify 4 objects, write, fsync, rename, record)
           copy + fsync        median \(seconds(median(copies))) (the same 4 objects, plain)
           swap / copy         \(String(format: "%.2f", median(swaps) / median(copies)))x

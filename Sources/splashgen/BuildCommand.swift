@@ -105,7 +105,12 @@ struct BuildCommand: ParsableCommand {
                 campaign.app.minVersion == nil && campaign.app.maxVersion == nil
                 ? "all versions"
                 : "versions \(campaign.app.minVersion ?? "any") to \(campaign.app.maxVersion ?? "any")"
-            let encoding = campaign.encoding == .ktx ? "ktx (KTX 1.1, ASTC 4x4, \(campaign.astcQuality.rawValue))" : "png (PNG bytes in .ktx files)"
+            let encoding: String
+            switch campaign.encoding {
+            case .atx: encoding = "atx (launch-snapshot ATX, LZFSE of ASTC 4x4, \(campaign.astcQuality.rawValue))"
+            case .ktx: encoding = "ktx (KTX 1.1, ASTC 4x4, \(campaign.astcQuality.rawValue))"
+            case .png: encoding = "png (PNG bytes in .ktx files)"
+            }
             let zone = campaign.scheduleTimeZone
             let end = campaign.schedule.end.map { ScheduleTime.format($0, in: zone) } ?? "no end"
             lines.append(

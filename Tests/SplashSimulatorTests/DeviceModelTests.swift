@@ -9,33 +9,45 @@ import Testing
 /// from the reference facts, Apple's LZFSE through pyliblzfse, or coverage arithmetic, never from
 /// splashgen's generator.
 @Suite struct DeviceModelTests {
-    @Test func theDefaultInstallCachesATXFilesWhoseLZFSChunkTheReferenceDecodes() throws {
+    /// The first 256 bytes of an iPhone 15 launch snapshot, typed in from the reference's table (§3)
+    /// in SplashFormatTests' fixtures; nil where a byte depends on the picture.
+    static func goldenLaunchHead() throws -> [UInt8?] {
+        let url = Repo.root.appendingPathComponent("Tests/SplashFormatTests/Fixtures/atx/launch-1179x2556-first-256-bytes.txt")
+        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").flatMap { line in
+            line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map {
+                $0.split(separator: " ").map { $0 == "xx" ? nil : UInt8($0, radix: 16) }
+            } ?? []
+        }
+    }
+
+    @Test func theDefaultInstallCachesLaunchSnapshotsByteForByteInTheDeviceLayout() throws {
         let sim = try sandbox(Installed.iPhone15)
         let files = try sim.cachedFiles()
         #expect(files.count == 4)
+        let golden = try Self.goldenLaunchHead()
+        let model = try sim.model()
         for (name, data) in files {
-            #expect(Array(data.prefix(8)) == Array("AAPL\r\n\u{1A}\n".utf8), "\(name) is an ATX file")
-            let file = try ATXFile(parsing: data)
-            guard case .lzfse(let stream) = file.payload else {
-                Issue.record("\(name) has no LZFS chunk")
-                continue
+            let bytes = [UInt8](data)
+            let landscape = model.variants[name]?.orientation == .landscape
+            for (offset, expected) in golden.enumerated() {
+                // Words 6 and 7 (bytes 40–47) hold the size: swapped in landscape.
+                guard var expected else { continue }
+                if landscape, (40..<48).contains(offset) { expected = golden[offset < 44 ? offset + 4 : offset - 4] ?? 0 }
+                #expect(bytes[offset] == expected, "\(name): byte \(offset)")
             }
+            let stream = Data(bytes[256..<(bytes.count - 8)])
+            #expect(Array(bytes.suffix(8)) == [0, 0, 0, 0] + Array("END ".utf8))
+            let count = bytes[252..<256].reversed().reduce(0) { $0 << 8 | Int($1) }
+            #expect(count == stream.count, "LZFS carries the stream's byte count")
             let reference = try referenceLZFSEDecompress(stream)
-            let width = Int(file.pixelWidth), height = Int(file.pixelHeight)
-            #expect(Set([width, height]) == [1179, 2556])
-            #expect(reference.count == ((width + 3) / 4) * ((height + 3) / 4) * 16, "one 16-byte block per 4x4 pixels")
-            #expect(try file.astcBlocks() == reference)
+            #expect(reference.count == 295 * 639 * 16, "one 16-byte block per 4x4 pixels of 1179x2556")
             #expect(data.count < 400_000, "\(name): \(data.count) bytes; the OS's compressed files are a few KB to ~1.7 MB")
         }
-        // The ASTC inside decodes (astcenc) to the storyboard as the simulator's OS drew it.
-        let model = try sim.model()
-        let campaign = try CampaignLoader(catalogue: DeviceCatalogue.bundled()).load(contentsOf: Repo.campaign("default.yaml"))
-        let art = try Artwork.read(campaign, maxPixels: PNGCodec.defaultMaxPixels)
-        let drawn = StoryboardRenderer(campaign: campaign, art: try art.decode(Set(art.items.keys), maxPixels: PNGCodec.defaultMaxPixels))
-        let device = try #require(try DeviceCatalogue.bundled().device(named: "iPhone 15"))
+        // The ASTC inside decodes, through the applier's decoder, to the storyboard as the simulator's OS drew it.
+        let launch = try LaunchScreen(campaignAt: Repo.campaign("default.yaml"), device: "iPhone 15", ios: try #require(OSVersion("17.0")))
         for (name, variant) in model.variants {
             let decoded = try SnapshotDecoder().decode(try #require(files[name]))
-            let expected = drawn.render(on: device, variant, blackImages: false)
+            let expected = launch.image(variant, black: false)
             var worst = 0
             for i in stride(from: 0, to: expected.pixels.count, by: 4) {
                 for c in 0..<3 { worst = max(worst, abs(Int(decoded.pixels[i + c]) - Int(expected.pixels[i + c]))) }
@@ -44,7 +56,41 @@ import Testing
         }
     }
 
-    @Test(arguments: [("17.0", SnapshotContent.atx, true), ("15.4", .ktx, true), ("12.4", .ktx, false)])
+    /// What the OS shows is what the reference says it writes; a file in a layout it does not write
+    /// is thrown away (and the launch screen rendered again).
+    @Test func theOSRefusesAnATXLayoutItDoesNotWrite() throws {
+        let launch = try LaunchScreen(campaignAt: Repo.campaign("default.yaml"), device: "iPhone 8", ios: try #require(OSVersion("17.0")))
+        let good = [UInt8](try launch.render(portraitLight, black: false))
+        let size = (width: 750, height: 1334)
+        #expect(throws: Never.self) { try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: size).get() }
+        // Depth 0, as the eleven-word reading of forensic tools assumed (word 8, bytes 48–51).
+        var depthZero = good
+        depthZero[48] = 0
+        #expect(throws: SimulatorError.rejected("does not decode (ATX HEAD is not a 2D ASTC 4x4 image of depth 1)")) {
+            try CachedFileCheck.shown(Data(depthZero), name: "A@2x.ktx", expected: size).get()
+        }
+        // A 44-byte HEAD (eleven words) and no FILL.
+        var eleven: [UInt8] = Array(good[0..<8])
+        eleven += [44, 0, 0, 0]
+        eleven += good[12..<60]
+        eleven += good[244...]
+        #expect(throws: SimulatorError.rejected("does not decode (ATX HEAD of 44 bytes, not 84)")) {
+            try CachedFileCheck.shown(Data(eleven), name: "A@2x.ktx", expected: size).get()
+        }
+        // The LZFS count holding the blocks' byte count instead of the stream's.
+        var blockCount = good
+        let blockBytes = 188 * 334 * 16
+        blockCount.replaceSubrange(252..<256, with: (0..<4).map { UInt8(blockBytes >> (8 * $0) & 0xFF) })
+        #expect(throws: SimulatorError.rejected("does not decode (LZFS count is not its stream's length)")) {
+            try CachedFileCheck.shown(Data(blockCount), name: "A@2x.ktx", expected: size).get()
+        }
+        #expect(throws: SimulatorError.rejected("is 750x1334, not 1334x750")) {
+            try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: (1334, 750)).get()
+        }
+        #expect(throws: SimulatorError.rejected("does not decode")) { try CachedFileCheck.shown(Data(good), name: "A@2x.jpeg", expected: size).get() }
+    }
+
+    @Test(arguments: [("17.0", SnapshotContent.atx, true), ("16.4", .atx, true), ("15.4", .ktx, true), ("12.4", .ktx, false)])
     func eachIOSVersionWritesItsOwnFormatInItsOwnFolder(_ ios: String, _ content: SnapshotContent, _ hasDark: Bool) throws {
         let device = ios == "12.4" ? "iPhone 8" : "iPhone 15"
         let sim = SandboxSimulator(root: try Installed.install(device: device, ios: ios))
@@ -55,7 +101,7 @@ import Testing
         for (name, data) in try sim.cachedFiles() {
             #expect(SnapshotContent(sniffing: data) == content, "\(name)")
             if content == .ktx {
-                #expect(try KTXFile(parsing: data).isAppleCompressed == (ios == "15.4"), "Compression_APPLE from iOS 13 to 16")
+                #expect(try KTXFile(parsing: data).isAppleCompressed == (ios == "15.4"), "Compression_APPLE from iOS 13 to 15")
             }
         }
     }
@@ -76,14 +122,11 @@ import Testing
 
     /// A 0.5×0.5 pt view pinned to the bottom-right corner covers the last 1.5 px at @3x (the corner
     /// pixel whole, its neighbours half, the diagonal a quarter) and exactly the corner pixel at @2x.
-    @Test(arguments: [("iPhone 15", 3), ("iPhone 8", 2)])
-    func theMarkerViewIsBlendedWhereItLands(_ name: String, _ scale: Int) throws {
-        let campaign = try CampaignLoader(catalogue: DeviceCatalogue.bundled()).load(contentsOf: Repo.storyboard("brand-storyboard.yaml"))
-        let device = try #require(try DeviceCatalogue.bundled().device(named: name))
-        let art = try Artwork.read(campaign, maxPixels: PNGCodec.defaultMaxPixels)
-        let renderer = StoryboardRenderer(campaign: campaign, art: try art.decode(Set(art.items.keys), maxPixels: PNGCodec.defaultMaxPixels))
-        let image = renderer.render(on: device, portraitLight, blackImages: false)
-        #expect((image.width, image.height) == (device.points.width * scale, device.points.height * scale))
+    @Test(arguments: [("iPhone 15", 3, 1179, 2556), ("iPhone 8", 2, 750, 1334)])
+    func theMarkerViewIsBlendedWhereItLands(_ name: String, _ scale: Int, _ width: Int, _ height: Int) throws {
+        let launch = try LaunchScreen(campaignAt: Repo.storyboard("brand-storyboard.yaml"), device: name, ios: try #require(OSVersion("17.0")))
+        let image = launch.image(portraitLight, black: false)
+        #expect((image.width, image.height) == (width, height), "points x scale, reference §8")
         let (w, h) = (image.width, image.height)
         let navy = RGBAColor(r: 0x10, g: 0x18, b: 0x28)
         func mix(_ coverage: Double) -> RGBAColor {

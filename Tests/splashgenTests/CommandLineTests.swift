@@ -202,11 +202,13 @@ import Testing
 
         let inspect = try splashgen("inspect", object)
         #expect(inspect.status == 0)
-        // Values line up two spaces after the longest label ("glType / glFormat / glTypeSize").
-        #expect(inspect.stdout.contains("  size                            1179x2556\n"))
-        #expect(inspect.stdout.contains("  glInternalFormat                ASTC 4x4 RGBA (0x93B0)\n"))
-        #expect(inspect.stdout.contains("  glType / glFormat / glTypeSize  0 / 0 / 1\n"))
-        #expect(inspect.stdout.contains("  level 0 bytes                   3016080\n"))
+        // Values line up two spaces after the longest label ("glBaseInternalFormat"); the layout is
+        // the reference's (§3): HEAD at 8, FILL to 244, the payload's blocks from 256, depth 1.
+        #expect(inspect.stdout.contains("  size                  1179x2556\n"))
+        #expect(inspect.stdout.contains("  glInternalFormat      ASTC 4x4 RGBA (0x93B0)\n"))
+        #expect(inspect.stdout.contains("  chunks                HEAD 84 at 8, FILL 136 at 100, LZFS "))
+        #expect(inspect.stdout.contains("  HEAD word 8           0x00000001 (depth)\n"))
+        #expect(inspect.stdout.contains("→ 3016080 bytes of ASTC blocks"))
 
         let png = folder.appendingPathComponent("out.png").path
         let decode = try splashgen("decode", object, "-o", png)

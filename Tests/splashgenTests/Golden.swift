@@ -44,7 +44,7 @@ enum Golden {
         try Golden.check(try cli.splashgen("devices", "--json").stdout, "devices.json")
     }
 
-    @Test(arguments: ["atx-lzfs.ktx", "atx-raw.ktx", "ktx-apple.ktx", "ktx-plain.ktx", "scene.png"])
+    @Test(arguments: ["atx-lzfs.ktx", "atx-raw.ktx", "launch-lzfs.ktx", "tiles-morton-y.ktx", "ktx-apple.ktx", "ktx-plain.ktx", "scene.png"])
     func inspect(_ file: String) throws {
         let run = try cli.splashgen("inspect", "Tests/SplashCoreTests/Fixtures/snapshots/" + file)
         #expect(run.status == 0, "\(run.stderr)")

@@ -130,7 +130,7 @@ private struct Reading {
         let schedule = top["schedule"].flatMap(schedule)
         let priority = top["priority"].map { reader.int($0, "priority", in: -1000...1000) } ?? 0
         let grey = top["grey"].map { reader.bool($0, "grey") } ?? false
-        let encoding = top["encoding"].map { reader.oneOf($0, "encoding", as: SnapshotEncoding.self) } ?? .ktx
+        let encoding = top["encoding"].map { reader.oneOf($0, "encoding", as: SnapshotEncoding.self) } ?? .default
         let quality = top["astc_quality"].map { reader.oneOf($0, "astc_quality", as: ASTCQuality.self) } ?? .medium
         let orientations = top["orientations"].map(orientations) ?? [.portrait]
         if let node = top["catalogue"] { readCatalogue(node) }

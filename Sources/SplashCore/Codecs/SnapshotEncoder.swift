@@ -1,8 +1,9 @@
 import Foundation
 import SplashFormat
 
-/// Turns rendered pixels into the bytes of a snapshot object: KTX 1.1 with ASTC 4×4 (what the OS
-/// writes) or PNG (what run-time libraries write). Holds one astcenc context: use from one thread.
+/// Turns rendered pixels into the bytes of a snapshot object: ATX laid out as a launch snapshot
+/// (what the OS writes now), KTX 1.1 (what older releases wrote), both around ASTC 4×4 blocks, or
+/// PNG (what run-time libraries write). Holds one astcenc context: use from one thread.
 public final class SnapshotEncoder {
     private let encoding: SnapshotEncoding
     private let codec: ASTCCodec?
@@ -10,17 +11,15 @@ public final class SnapshotEncoder {
     /// An encoder for one encoding and astcenc preset.
     public init(encoding: SnapshotEncoding, quality: ASTCQuality) throws(ASTCError) {
         self.encoding = encoding
-        codec = encoding == .ktx ? try ASTCCodec(quality: quality) : nil
+        codec = encoding.isASTC ? try ASTCCodec(quality: quality) : nil
     }
 
     /// The object bytes for `image`.
     public func encode(_ image: RGBAImage) throws -> Data {
-        switch encoding {
-        case .ktx:
-            let blocks = try codec!.compress(image)
-            return KTXFile(astc4x4Width: image.width, height: image.height, blocks: blocks).serialized()
-        case .png:
-            return try PNGCodec.encode(image)
-        }
+        // The codec exists exactly when the encoding holds ASTC blocks.
+        guard let codec else { return try PNGCodec.encode(image) }
+        let blocks = try codec.compress(image)
+        if encoding == .atx { return ATXFile(astc4x4Width: image.width, height: image.height, blocks: blocks).serialized() }
+        return KTXFile(astc4x4Width: image.width, height: image.height, blocks: blocks).serialized()
     }
 }

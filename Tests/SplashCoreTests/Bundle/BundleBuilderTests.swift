@@ -6,12 +6,40 @@ import Testing
 @testable import SplashCore
 
 @Suite struct BundleBuilderTests {
-    @Test func everySnapshotIsAWellFormedKTXOfItsPixelSize() throws {
+    /// The default encoding lays every object out as device-written launch snapshots are (§3): read
+    /// here byte by byte from the reference's table, not through splashgen's ATX reader.
+    @Test func everySnapshotIsALaunchSnapshotInTheDeviceLayoutOfItsPixelSize() throws {
         let built = try Built.double11.get()
+        #expect(built.manifest.campaigns[0].encoding == .atx)
         let snapshots = built.manifest.campaigns[0].snapshots
         #expect(snapshots.count == (22 + ZoomTable.newSizes.count) * 2 * 2)
         #expect(built.report.snapshotsByFamily == [.iphone: (13 + ZoomTable.newSizes.count) * 4, .ipad: 9 * 4])
+        func le(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }
         for snapshot in snapshots {
+            let data = [UInt8](try built.object(snapshot))
+            #expect(data.count == snapshot.bytes)
+            #expect(sha256Hex(Data(data)) == snapshot.object)
+            let w = snapshot.points.width * snapshot.scale, h = snapshot.points.height * snapshot.scale
+            let (width, height) = snapshot.orientation == .portrait ? (w, h) : (h, w)
+            #expect(snapshot.pixels == Manifest.Size(width: width, height: height))
+            let head: [UInt32] = [1, 0, 0, 0, 0x93B0, 0x1908, UInt32(width), UInt32(height), 1, 0, 1, 1, 0, 1, 1]
+            let expected: [UInt8] =
+                Array("AAPL\r\n\u{1A}\n".utf8) + le(84) + Array("HEAD".utf8) + head.flatMap(le)
+                + Array(repeating: 0x55, count: 16) + le(1) + le(5) + le(136) + Array("FILL".utf8) + Array(repeating: 0, count: 136)
+            #expect(Array(data[0..<244]) == expected)
+            let stream = data.count - 256 - 8
+            #expect(Array(data[244..<256]) == le(UInt32(stream + 4)) + Array("LZFS".utf8) + le(UInt32(stream)))
+            #expect(Array(data.suffix(8)) == le(0) + Array("END ".utf8))
+            let blocks = try LZFSE.decompress(Array(data[256..<(256 + stream)]), limit: 1 << 26)
+            #expect(blocks.count == ((width + 3) / 4) * ((height + 3) / 4) * 16)
+        }
+        // Flat launch art compresses as the OS's files do: the whole bundle is a few MB, not hundreds.
+        #expect(snapshots.reduce(0) { $0 + $1.bytes } < 10_000_000)
+    }
+
+    @Test func everyKTXSnapshotIsAWellFormedKTXOfItsPixelSize() throws {
+        let built = try Built.double11KTX.get()
+        for snapshot in built.manifest.campaigns[0].snapshots {
             let data = try built.object(snapshot)
             #expect(data.count == snapshot.bytes)
             #expect(sha256Hex(data) == snapshot.object)
@@ -19,7 +47,6 @@ import Testing
             let w = snapshot.points.width * snapshot.scale, h = snapshot.points.height * snapshot.scale
             let expected = snapshot.orientation == .portrait ? (w, h) : (h, w)
             #expect((Int(file.pixelWidth), Int(file.pixelHeight)) == expected)
-            #expect(snapshot.pixels == Manifest.Size(width: expected.0, height: expected.1))
             #expect(file.glInternalFormat == 0x93B0 && file.glBaseInternalFormat == 0x1908)
             #expect(file.glType == 0 && file.glFormat == 0 && file.glTypeSize == 1)
             #expect(file.numberOfMipmapLevels == 1 && file.numberOfFaces == 1 && file.pixelDepth == 0 && file.numberOfArrayElements == 0)
