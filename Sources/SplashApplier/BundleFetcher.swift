@@ -100,19 +100,14 @@ public struct BundleFetcher: Sendable {
 
         // The objects this screen needs: kept from staging or the installed bundle when they verify,
         // downloaded otherwise.
-        // ATX objects are served as they are (their LZFSE payload gains nothing from DEFLATE).
         var needed: [String: Manifest.Snapshot] = [:]
-        var servedRaw: Set<String> = []
-        for campaign in manifest.campaigns {
-            for snapshot in campaign.snapshots
-            where appearances.contains(snapshot.appearance)
-                && (snapshot.pixels == screen || snapshot.pixels == Manifest.Size(width: screen.height, height: screen.width))
-            {
-                // A name becomes a path and a URL: only a SHA-256 in hex is one.
-                guard isObjectName(snapshot.object) else { throw .badBundle(.notAnObjectName(snapshot.object)) }
-                needed[snapshot.object] = snapshot
-                if !campaign.encoding.isDeflatedForServing { servedRaw.insert(snapshot.object) }
-            }
+        for snapshot in manifest.campaigns.flatMap(\.snapshots)
+        where appearances.contains(snapshot.appearance)
+            && (snapshot.pixels == screen || snapshot.pixels == Manifest.Size(width: screen.height, height: screen.width))
+        {
+            // A name becomes a path and a URL: only a SHA-256 in hex is one.
+            guard isObjectName(snapshot.object) else { throw .badBundle(.notAnObjectName(snapshot.object)) }
+            needed[snapshot.object] = snapshot
         }
         if needed.isEmpty, !manifest.campaigns.isEmpty { report.campaignsWithoutThisScreen = manifest.campaigns.map(\.id) }
         let installedObjects = installed.appendingPathComponent("objects")
@@ -138,20 +133,15 @@ public struct BundleFetcher: Sendable {
                 report.objectsKept += 1
                 continue
             }
-            let raw = servedRaw.contains(name)
-            guard let served = raw ? snapshot.bytes : snapshot.deflated else { throw .notPublished }
-            let path = raw ? "objects/\(name)" : "objects/\(name).deflate"
-            let response = try await get(path, limit: served, etag: nil, report: &report)
+            guard let deflated = snapshot.deflated else { throw .notPublished }
+            let path = "objects/\(name).deflate"
+            let response = try await get(path, limit: deflated, etag: nil, report: &report)
             guard response.status == 200 else { throw .httpStatus(url(path).absoluteString, response.status) }
-            guard response.body.count == served else {
-                throw .badObject(name, "\(response.body.count) bytes arrived; the manifest says \(served)")
+            guard response.body.count == deflated else {
+                throw .badObject(name, "\(response.body.count) bytes arrived; the manifest says \(deflated)")
             }
             let data: Data
-            if raw {
-                data = response.body
-            } else {
-                do { data = try Deflate.inflate(response.body, expectedSize: snapshot.bytes) } catch { throw .badObject(name, error.description) }
-            }
+            do { data = try Deflate.inflate(response.body, expectedSize: snapshot.bytes) } catch { throw .badObject(name, error.description) }
             if let problem = SnapshotBundle.check(snapshot, data: data) { throw .badBundle(problem) }
             try writeFile(data, to: target)
             report.objectsDownloaded += 1

@@ -27,9 +27,6 @@ public enum SnapshotEncoding: String, Codable, CaseIterable, Sendable {
     /// The encoding a campaign gets when it names none.
     public static let `default` = SnapshotEncoding.atx
 
-    /// Whether its objects are worth publishing as raw DEFLATE (an LZFSE payload gains nothing).
-    public var isDeflatedForServing: Bool { self != .atx }
-
     /// Whether its objects hold ASTC 4×4 blocks (made with astcenc at the campaign's quality).
     public var isASTC: Bool { self != .png }
 }

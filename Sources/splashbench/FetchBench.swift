@@ -66,7 +66,7 @@ func fetchFigures(outputRoot: URL) async throws {
         """
 
         fetch, iPhone 15 (1179x2556) from the published campaigns/season.yaml, nginx on 127.0.0.1:
-          published           \(published.screens) screen slices, \(published.objects) objects (\(megabytes(published.rawBytes)) raw, \(megabytes(published.servedBytes)) served), manifest \(published.manifestBytes / 1000) KB
+          published           \(published.screens) screen slices, \(published.objects) objects (\(megabytes(published.rawBytes)) raw, \(megabytes(published.deflatedBytes)) deflated), manifest \(published.manifestBytes / 1000) KB
           first fetch         \(firstWire.requests) requests, \(first.objectsDownloaded) objects; bodies \(objects / 1000) KB; on the wire \(firstWire.bytes / 1000) KB with headers (goal <= 250 KB)
           nothing new         \(again.notModified ? "one \(secondWire.statuses.last ?? "?")" : "NOT a 304"), \(secondWire.bytes - firstWire.bytes) bytes on the wire (goal <= 2 KB)
           fetch + apply       \(seconds(applied - start)) wall (fetch \(seconds(fetched - start)), apply \(seconds(applied - fetched)); the app showed \(launch.appReport?.campaign ?? "nothing") from the next launch)

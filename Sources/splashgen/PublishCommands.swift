@@ -7,7 +7,7 @@ import SplashCore
 struct PublishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Write a bundle as the signed static tree a CDN serves: manifest, one slice per screen, objects raw, and deflated where that gains.",
+        abstract: "Write a bundle as the signed static tree a CDN serves: manifest, one slice per screen, objects raw and deflated.",
         discussion: """
             Serve manifest.json, screens/* and their .sig files with a short cache that revalidates \
             (Cache-Control: no-cache, with the ETag a static server sends), and objects/* as immutable \
@@ -29,7 +29,7 @@ struct PublishCommand: ParsableCommand {
                 privateKey: privateKey, serial: serial)
             let withdrawn = report.withdrawnScreens == 0 ? "" : " (and \(report.withdrawnScreens) withdrawn)"
             print(
-                "\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.servedBytes)) served), manifest \(Console.bytes(report.manifestBytes)); signed"
+                "\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed"
             )
         } catch {
             throw Console.fail(error, context: bundle)

@@ -26,7 +26,7 @@ struct Splashgen: AsyncParsableCommand {
     }
 
     /// The catalogue's device names, for shell completion of `--device`.
-    static func deviceNames(_ words: [String]) -> [String] {
+    @Sendable static func deviceNames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         (try? DeviceCatalogue.bundled().devices.map(\.name)) ?? []
     }
 }

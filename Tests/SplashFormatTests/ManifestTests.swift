@@ -44,4 +44,18 @@ import Testing
             #expect(error.description.hasPrefix("malformed manifest: missing key generator"))
         }
     }
+
+    /// §3: a file may record its width one pixel wider than its screen (1180 for 1179); the block
+    /// count is the same, ceil(1180/4) = ceil(1179/4) = 295. Worked by hand.
+    @Test func aRecordedSizeOnePixelLargerWithTheSameBlocksStandsForItsScreen() {
+        let screen = Manifest.Size(width: 1179, height: 2556)
+        #expect(screen.isScreen(ofRecorded: Manifest.Size(width: 1179, height: 2556)))
+        #expect(screen.isScreen(ofRecorded: Manifest.Size(width: 1180, height: 2556)))
+        #expect(Manifest.Size(width: 2556, height: 1179).isScreen(ofRecorded: Manifest.Size(width: 2556, height: 1180)), "landscape")
+        #expect(!screen.isScreen(ofRecorded: Manifest.Size(width: 1181, height: 2556)), "two more")
+        #expect(!screen.isScreen(ofRecorded: Manifest.Size(width: 1178, height: 2556)), "one fewer")
+        // 1180 → 1181 crosses a block edge: 295 blocks against 296.
+        #expect(!Manifest.Size(width: 1180, height: 2556).isScreen(ofRecorded: Manifest.Size(width: 1181, height: 2556)))
+        #expect(!screen.isScreen(ofRecorded: Manifest.Size(width: 2556, height: 1179)), "the other orientation")
+    }
 }

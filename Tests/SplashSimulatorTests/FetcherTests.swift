@@ -47,17 +47,6 @@ enum Season15 {
                 campaign.screens = DeviceCatalogue.screens(of: try! DeviceCatalogue.bundled().select(.some([.named("iPhone SE (3rd generation)")])))
             })
     }
-    /// The app's screen and the sale in uncompressed KTX, which is published as raw DEFLATE.
-    static let ktxSale = Result { try build("season-ktx", try campaigns(["default.yaml", "double11.yaml"]) { $0.encoding = .ktx }) }
-    /// The same, the sale turned grey.
-    static let ktxGreySale = Result {
-        try build(
-            "season-ktx-grey",
-            try campaigns(["default.yaml", "double11.yaml"]) {
-                $0.encoding = .ktx
-                if $0.name == "double11" { $0.grey = true }
-            })
-    }
     /// The same art for another app.
     static let otherApp = Result { try build("other", try campaigns(["default.yaml"]) { $0.app.bundleID = "com.example.other" }) }
 
@@ -141,9 +130,8 @@ final class Flag: @unchecked Sendable {
                 == Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")))
         // The applier trusts it with the pinned key.
         _ = try SnapshotBundle(root: fetcher.installed, trustedKey: Season15.publicKey)
-        // ATX objects (LZFSE inside) went over the wire as they are, never as .deflate.
-        let objectRequests = server.accessLog.split(separator: "\n").filter { $0.contains("/objects/") }
-        #expect(objectRequests.count == expected.count && !objectRequests.contains { $0.contains(".deflate") })
+        // Only .deflate objects went over the wire, never the raw ones.
+        #expect(!server.accessLog.split(separator: "\n").contains { $0.contains("/objects/") && !$0.contains(".deflate") })
 
         let again = try await fetcher.fetch()
         #expect(again.notModified && again.requests == 1 && again.bytesReceived == 0)
@@ -307,20 +295,19 @@ final class Flag: @unchecked Sendable {
         await #expect(throws: FetchError.badBundle(.badSignature)) { try await stranger.fetch() }
     }
 
-    /// An ATX object is served as it is, a KTX one as raw DEFLATE: either, damaged, is refused.
-    @Test(arguments: [false, true]) func aTamperedObjectIsRefusedAndTheInstalledBundleStays(ktx: Bool) async throws {
+    @Test func aTamperedObjectIsRefusedAndTheInstalledBundleStays() async throws {
         let server = try NginxServer()
         let tree = server.root.appendingPathComponent("season")
-        try Season15.publish(ktx ? Season15.ktxSale : Season15.full, to: tree)
+        try Season15.publish(Season15.full, to: tree)
         let fetcher = Season15.fetcher(server, "season")
         _ = try await fetcher.fetch()
         let installed = Season15.files(fetcher.installed)
 
         // Serial 2 turns the sale grey; one of its new objects is damaged on the server.
-        try Season15.publish(ktx ? Season15.ktxGreySale : Season15.greySale, to: tree)
+        try Season15.publish(Season15.greySale, to: tree)
         let fresh = try sliceObjects(tree).subtracting(
             try FileManager.default.contentsOfDirectory(atPath: fetcher.installed.appendingPathComponent("objects").path))
-        let victim = tree.appendingPathComponent("objects/\(try #require(fresh.sorted().first))" + (ktx ? ".deflate" : ""))
+        let victim = tree.appendingPathComponent("objects/\(try #require(fresh.sorted().first)).deflate")
         var bytes = try Data(contentsOf: victim)
         bytes[bytes.count / 2] ^= 0x55
         try bytes.write(to: victim)
@@ -395,13 +382,13 @@ final class Flag: @unchecked Sendable {
 
     @Test func aDeflatedObjectAnEarlierPublicationWroteIsKeptSoACachedURLNeverChanges() throws {
         let tree = temporaryFolder("tree")
-        try Season15.publish(Season15.ktxSale, to: tree)
+        try Season15.publish(Season15.withoutMourning, to: tree)
         let object = try #require(
             try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))).campaigns.first?.snapshots.first?.object)
         let earlier = storedDeflate(try Data(contentsOf: tree.appendingPathComponent("objects/" + object)))
         try earlier.write(to: tree.appendingPathComponent("objects/\(object).deflate"))
 
-        try Season15.publish(Season15.ktxSale, to: tree)
+        try Season15.publish(Season15.full, to: tree)
         #expect(try Data(contentsOf: tree.appendingPathComponent("objects/\(object).deflate")) == earlier)
         let slice = try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")))
         #expect(slice.campaigns.flatMap(\.snapshots).filter { $0.object == object }.allSatisfy { $0.deflated == earlier.count })

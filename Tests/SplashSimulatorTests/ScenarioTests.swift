@@ -40,6 +40,36 @@ import Testing
         #expect(try sim.cachedFiles() == originals)
     }
 
+    /// Originals whose payload is a raw `ASTC` chunk (§3: a UInt32, then the blocks in row order),
+    /// rewritten here from the OS's `LZFS` files by Apple's reference LZFSE: the OS shows them, the
+    /// applier tells them by their marker, swaps them, and gives them back byte for byte.
+    @Test func rawASTCOriginalsAreSwappedAndComeBackByteForByte() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let folder = try sim.snapshotFolder(try sim.model())
+        func le(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }
+        for (name, data) in try sim.cachedFiles() {
+            let bytes = [UInt8](data)
+            let blocks = [UInt8](try referenceLZFSEDecompress(Data(bytes[256..<(bytes.count - 8)])))
+            var raw = Array(bytes[0..<244])
+            raw += le(blocks.count + 4) + Array("ASTC".utf8) + le(blocks.count) + blocks
+            raw += le(0) + Array("END ".utf8)
+            try Data(raw).write(to: folder.appendingPathComponent(name))
+        }
+        let originals = try sim.cachedFiles()
+        #expect(originals.values.allSatisfy { $0.count > 3_000_000 }, "raw blocks: one byte a pixel")
+        let campaign = try object(in: bundle, portraitLight, pixels: iPhone15)
+
+        let first = try sim.launch(bundle: bundle, now: opening)
+        #expect(first.regenerated == nil, "the OS reads a raw ASTC payload")
+        #expect(first.appReport?.files.map(\.action) == [.replaced, .replaced, .replaced, .replaced])
+        #expect(first.appReport?.files.allSatisfy { $0.decidedBy == .marker } == true)
+        #expect(try sim.launch(bundle: bundle, now: during).contentHash == campaign)
+        let ended = try sim.launch(bundle: bundle, now: after)
+        #expect(ended.appReport?.files.map(\.action) == [.restored, .restored, .restored, .restored])
+        #expect(try sim.cachedFiles() == originals)
+    }
+
     @Test(arguments: [("5.3", "200"), ("5.2", "101"), ("5.2", "100")])
     func anUpdateShowsTheNewDefaultOnceThenTheCampaignAgain(_ release: (version: String, build: String)) throws {
         let bundle = try Bundles.double11.get()

@@ -40,38 +40,28 @@ public enum Publisher {
             throw PublishError.notWritable(output.path, BundleWriter.reason(error))
         }
         var deflated: [String: Int] = [:]
-        var written: Set<String> = []
         var report = PublishReport(tree: output, serial: serial)
-        for campaign in manifest.campaigns {
-            for snapshot in campaign.snapshots where !written.contains(snapshot.object) {
-                written.insert(snapshot.object)
-                let object = files.object(snapshot.object)
-                if let problem = SnapshotBundle.check(snapshot, data: object) { throw problem }
-                guard let data = object else { throw BundleProblem.missingObject(snapshot.object) }
-                let raw = objects.appendingPathComponent(snapshot.object)
-                if !fm.fileExists(atPath: raw.path) { try write(data, to: raw) }
-                report.objects += 1
-                report.rawBytes += data.count
-                // An ATX object (LZFSE inside) is served as it is: DEFLATE would gain nothing.
-                guard campaign.encoding.isDeflatedForServing else {
-                    report.servedBytes += data.count
-                    continue
-                }
-                // An object's URLs are cached for ever: a .deflate an earlier publication wrote is kept
-                // (and its size signed) as long as it inflates to the object; only a damaged one is replaced.
-                let packedURL = objects.appendingPathComponent(snapshot.object + ".deflate")
-                let packed: Data
-                if let earlier = readBounded(packedURL, limit: ReadLimits.snapshotBytes),
-                    let inflated = try? Deflate.inflate(earlier, expectedSize: snapshot.bytes), sha256Hex(inflated) == snapshot.object
-                {
-                    packed = earlier
-                } else {
-                    packed = try Deflate.compress(data)
-                    try write(packed, to: packedURL)
-                }
-                deflated[snapshot.object] = packed.count
-                report.servedBytes += packed.count
+        for snapshot in manifest.campaigns.flatMap(\.snapshots) where deflated[snapshot.object] == nil {
+            let data = files.object(snapshot.object)
+            if let problem = SnapshotBundle.check(snapshot, data: data) { throw problem }
+            let raw = objects.appendingPathComponent(snapshot.object)
+            if !fm.fileExists(atPath: raw.path) { try write(data!, to: raw) }
+            // An object's URLs are cached for ever: a .deflate an earlier publication wrote is kept
+            // (and its size signed) as long as it inflates to the object; only a damaged one is replaced.
+            let packedURL = objects.appendingPathComponent(snapshot.object + ".deflate")
+            let packed: Data
+            if let earlier = readBounded(packedURL, limit: ReadLimits.snapshotBytes),
+                let inflated = try? Deflate.inflate(earlier, expectedSize: snapshot.bytes), sha256Hex(inflated) == snapshot.object
+            {
+                packed = earlier
+            } else {
+                packed = try Deflate.compress(data!)
+                try write(packed, to: packedURL)
             }
+            deflated[snapshot.object] = packed.count
+            report.objects += 1
+            report.rawBytes += data!.count
+            report.deflatedBytes += packed.count
         }
         for c in manifest.campaigns.indices {
             for s in manifest.campaigns[c].snapshots.indices {
@@ -150,8 +140,8 @@ public struct PublishReport: Sendable {
     public var serial: Int
     /// Distinct objects.
     public var objects = 0
-    /// Their sizes, and the bytes served for them (raw DEFLATE, or an ATX object as it is).
-    public var rawBytes = 0, servedBytes = 0
+    /// Their raw and deflated sizes.
+    public var rawBytes = 0, deflatedBytes = 0
     /// Screen slices written.
     public var screens = 0
     /// Slices of screens an earlier publication served, written anew with no campaign.
