@@ -73,7 +73,8 @@ let package = Package(
             dependencies: ["SplashCore", "SplashFormat", "SplashTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashFormat", "SplashTestSupport"]),
+        .testTarget(
+            name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashFormat", "SplashTestSupport"], exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -242,12 +242,14 @@ struct PlanExecutor {
     }
 }
 
-/// Flushes staged files on a background queue, one after another, while the executor reads and
-/// hashes the next object, so the disk's work overlaps the processor's. ``wait()`` returns once
-/// every flush handed over has ended, and throws the first that failed.
+/// Flushes staged files on background threads while the executor reads and hashes the next object,
+/// so the disk's work overlaps the processor's; the files' flushes overlap each other too, so the
+/// file system can commit them together. ``wait()`` returns once every flush handed over has ended,
+/// and throws the first that failed.
 private final class Flusher: @unchecked Sendable {
     private let fs: any ApplierFileSystem
-    private let queue = DispatchQueue(label: "splashgen.applier.flush")
+    private let queue = DispatchQueue(label: "splashgen.applier.flush", attributes: .concurrent)
+    private let group = DispatchGroup()
     private let lock = NSLock()
     private var failure: ApplierError?
 
@@ -255,9 +257,9 @@ private final class Flusher: @unchecked Sendable {
         self.fs = fs
     }
 
-    /// Flushes `url` to stable storage after the flushes handed over before it.
+    /// Flushes `url` to stable storage.
     func flush(_ url: URL) {
-        queue.async {
+        queue.async(group: group) {
             do throws(ApplierError) { try self.fs.flush(url) } catch {
                 self.lock.withLock { if self.failure == nil { self.failure = error } }
             }
@@ -272,7 +274,7 @@ private final class Flusher: @unchecked Sendable {
 
     /// Waits for every flush handed over, whatever became of them (before the run returns or throws).
     func drain() {
-        queue.sync {}
+        group.wait()
     }
 }
 

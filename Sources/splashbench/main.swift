@@ -124,6 +124,12 @@ print(
     "splashbench: \(campaignPath), \(campaign.screens.count) screen sizes x \(campaign.orientations.count) orientations x \(campaign.renderedAppearances.count) appearances = \(snapshotCount) snapshots, \(ProcessInfo.processInfo.activeProcessorCount) cores"
 )
 
+// `--fetch-only`: only the published season fetched as an iPhone 15.
+if arguments.contains("--fetch-only") {
+    fetchFiguresWaiting(outputRoot: URL(fileURLWithPath: "Output"))
+    exit(0)
+}
+
 // `--floor-only`: only the cold build against the astcenc floor.
 if arguments.contains("--floor-only") {
     try floorFigures(campaign)

@@ -301,8 +301,9 @@ import Testing
     @Test func versionAndPreviewForSignOff() throws {
         let version = try cli.splashgen("--version")
         #expect(version.status == 0 && version.stdout == "0.1.0\n")
-        // Shell completion of --device offers the catalogue's names.
-        let completion = try cli.splashgen("---completion", "preview", "--", "--device")
+        // Shell completion of --device offers the catalogue's names (the generated script passes the
+        // word's index, the cursor's place in it, then the words).
+        let completion = try cli.splashgen("---completion", "preview", "--", "--device", "3", "0", "splashgen", "preview", "--device", "")
         #expect(completion.stdout.split(separator: "\n").contains("iPhone 15"))
         let folder = cli.temporaryFolder()
         let output = folder.appendingPathComponent("Output").path
