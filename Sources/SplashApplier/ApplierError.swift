@@ -10,20 +10,17 @@ public enum ApplierError: Error, Equatable, CustomStringConvertible {
     /// A path between the container and a file the applier would touch is a symbolic link.
     case symbolicLink(String)
     /// Another applier held the container's lock for longer than the wait allowed.
-    case busy(Duration)
+    case busy(seconds: TimeInterval)
     /// A file operation failed.
     case io(String, String)
-    /// The fault-injecting file system of the tests stopped the run, as a kill would.
-    case simulatedCrash
 
     public var description: String {
         switch self {
         case .badBundle(let problem): return "bad bundle: \(problem)"
         case .noContainer(let path): return "no app container at \(path)"
         case .symbolicLink(let path): return "refusing \(path): it is a symbolic link, and the applier follows none"
-        case .busy(let wait): return "another applier is working on this container (waited \(wait))"
+        case .busy(let wait): return "another applier is working on this container (waited \(wait.formatted()) s)"
         case .io(let path, let reason): return "\(path): \(reason)"
-        case .simulatedCrash: return "stopped by the fault-injecting file system, as a kill would"
         }
     }
 }

@@ -107,19 +107,18 @@ struct POSIXFileSystem: ApplierFileSystem {
 }
 
 /// An exclusive lock held while one applier works on a container. A second applier waits for it
-/// at most `timeout`, then gives up with ``ApplierError/busy``.
+/// at most `timeout` seconds (measured on the monotonic clock), then gives up with ``ApplierError/busy``.
 final class ApplierLock {
     private let fd: Int32
 
-    init(at url: URL, timeout: Duration) throws(ApplierError) {
+    init(at url: URL, timeout: TimeInterval) throws(ApplierError) {
         fd = open(url.path, O_RDWR | O_CREAT, 0o644)
         guard fd >= 0 else { throw .io(url.path, POSIXFileSystem.errnoText()) }
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
+        let deadline = DispatchTime.now() + max(0, timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else {
+            guard errno == EWOULDBLOCK || errno == EINTR, DispatchTime.now() < deadline else {
                 close(fd)
-                throw .busy(timeout)
+                throw .busy(seconds: timeout)
             }
             usleep(5_000)
         }

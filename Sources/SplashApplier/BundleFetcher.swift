@@ -24,23 +24,23 @@ public struct BundleFetcher: Sendable {
     public var screen: Manifest.Size
     /// The appearances the app's cache holds (only `light` for a light-only app).
     public var appearances: Set<Appearance> = [.light, .dark]
-    /// The Ed25519 public key the app pins; nil only for the CLI's unverified fetch, which says so.
-    public var trustedKey: Data?
+    /// The key the app pins; accepting unsigned manifests is the CLI's unverified fetch, which says so.
+    public var trust: BundleTrust
     /// The app's bundle identifier; a manifest for another app is refused. Nil takes the manifest's.
     public var bundleID: String?
     /// How many times a request is tried in all.
     public var attempts = 3
     /// The wait before the first retry; each further one waits twice as long.
-    public var backoff: Duration = .milliseconds(500)
+    public var backoff: TimeInterval = 0.5
     /// The longest one request may take, in seconds.
     public var timeout: TimeInterval = 30
 
     /// Makes a fetcher.
-    public init(base: URL, folder: URL, screen: Manifest.Size, trustedKey: Data?, bundleID: String?) {
+    public init(base: URL, folder: URL, screen: Manifest.Size, trust: BundleTrust, bundleID: String?) {
         self.base = base
         self.folder = folder
         self.screen = screen
-        self.trustedKey = trustedKey
+        self.trust = trust
         self.bundleID = bundleID
     }
 
@@ -71,7 +71,7 @@ public struct BundleFetcher: Sendable {
         try refuseLink(folder)
         // One fetch at a time per folder (the app's launch and a background refresh may overlap).
         let lock: ApplierLock
-        do throws(ApplierError) { lock = try ApplierLock(at: folder.appendingPathComponent("lock"), timeout: .seconds(timeout)) } catch {
+        do throws(ApplierError) { lock = try ApplierLock(at: folder.appendingPathComponent("lock"), timeout: timeout) } catch {
             throw .busy(folder.path)
         }
         defer { withExtendedLifetime(lock) {} }
@@ -180,7 +180,7 @@ public struct BundleFetcher: Sendable {
             let slice = try await get(slicePath, limit: ReadLimits.manifestBytes, etag: current?.etag, report: &report)
             if slice.status == 304, let current { return (current.data, current.etag, current.signature) }
             guard slice.status == 200 else { throw .httpStatus(url(slicePath).absoluteString, slice.status) }
-            guard let trustedKey else { return (slice.body, slice.etag, nil) }
+            guard let trustedKey = trust.key else { return (slice.body, slice.etag, nil) }
             let signature = try await get(slicePath + ".sig", limit: 4096, etag: nil, report: &report)
             guard signature.status == 200 else { throw .httpStatus(url(slicePath + ".sig").absoluteString, signature.status) }
             let text = String(decoding: signature.body, as: UTF8.self)
@@ -273,7 +273,7 @@ public struct BundleFetcher: Sendable {
         var last: FetchError = .transport(url(path).absoluteString, "not tried")
         for attempt in 1...max(1, attempts) {
             if attempt > 1 {
-                try? await Task.sleep(for: wait)
+                try? await Task.sleep(nanoseconds: UInt64(max(0, wait) * 1_000_000_000))
                 wait *= 2
                 report.retries += 1
             }

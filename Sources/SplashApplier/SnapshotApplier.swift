@@ -26,23 +26,25 @@ public struct SnapshotApplier: Sendable {
     public var decoder: any SnapshotPixelDecoder
     /// The current time.
     public var clock: @Sendable () -> Date
-    /// The raw Ed25519 public key the app pins: when set, an unsigned or tampered bundle is refused.
-    public var trustedKey: Data?
+    /// Which bundles are accepted: those signed by the pinned key (an unsigned or tampered one is
+    /// refused and nothing changes), or, by explicit choice, unsigned ones too.
+    public var trust: BundleTrust
     /// The app's `UIUserInterfaceStyle`: a light-only or dark-only app needs no guess.
     public var interfaceStyle: InterfaceStyle = .automatic
     /// The app's bundle identifier (`Bundle.main.bundleIdentifier`); when nil, the one whose launch
     /// folder the container holds. A bundle for another app is refused.
     public var appBundleID: String?
     /// How long to wait for another applier working on the same container.
-    public var lockTimeout: Duration = .seconds(10)
+    public var lockTimeout: TimeInterval = 10
     /// Where every change goes (a fault-injecting one in tests).
     var fileSystem: any ApplierFileSystem = POSIXFileSystem()
 
     /// Makes an applier for one container.
     public init(
         container: URL, bundle: URL?, appVersion: String, appBuild: String, osVersion: OSVersion,
-        decoder: any SnapshotPixelDecoder, clock: @escaping @Sendable () -> Date = { Date() }
+        decoder: any SnapshotPixelDecoder, trust: BundleTrust, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.trust = trust
         self.container = container
         self.bundle = bundle
         self.appVersion = appVersion
@@ -184,7 +186,7 @@ public struct SnapshotApplier: Sendable {
         guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw .noContainer(container.path)
         }
-        var target = Target(bundle: bundle, trustedKey: trustedKey)
+        var target = Target(bundle: bundle, trustedKey: trust.key)
         if let bundle {
             guard let data = readBounded(bundle.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else {
                 throw .badBundle(.missingManifest)

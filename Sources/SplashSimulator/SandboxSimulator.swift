@@ -80,13 +80,13 @@ public struct SandboxSimulator {
     /// The fetcher the simulated app runs: for the device's screen (its zoomed one when installed
     /// zoomed), the app's bundle identifier and appearances, keeping bundles in the container's
     /// `Library/Application Support/splashgen/downloads`.
-    public func fetcher(from base: URL, trustedKey: Data?) throws -> BundleFetcher {
+    public func fetcher(from base: URL, trust: BundleTrust) throws -> BundleFetcher {
         let model = try model()
         let screen = try PhoneScreen.named(model.device).pixels(.portrait)
         var fetcher = BundleFetcher(
             base: base, folder: container.appendingPathComponent("Library/Application Support/splashgen/downloads"),
             screen: Manifest.Size(width: screen.width, height: screen.height),
-            trustedKey: trustedKey, bundleID: model.bundleID)
+            trust: trust, bundleID: model.bundleID)
         // Before iOS 13 there is no dark mode: only light files are cached.
         fetcher.appearances = try os(model).major < 13 ? [.light] : (model.interfaceStyle ?? .automatic).appearances
         return fetcher
@@ -180,7 +180,7 @@ public struct SandboxSimulator {
         if runApp, let bundle {
             var applier = SnapshotApplier(
                 container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                osVersion: try os(model), decoder: SnapshotDecoder(), clock: { now })
+                osVersion: try os(model), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
             applier.interfaceStyle = model.interfaceStyle ?? .automatic
             applier.appBundleID = model.bundleID
             if try os(model).major < 13 {

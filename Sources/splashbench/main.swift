@@ -47,7 +47,7 @@ if arguments.first == "--probe-apply", arguments.count == 4 {
     let now = try Date(values[2], strategy: .iso8601)
     let applier = SnapshotApplier(
         container: URL(fileURLWithPath: values[0]), bundle: URL(fileURLWithPath: values[1]), appVersion: "5.2",
-        appBuild: "100", osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+        appBuild: "100", osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
     // Warm up on a copy first, so one-time costs (libraries, ICU's date data, astcenc's tables,
     // the allocator's arenas) are in the baseline and only the apply's own memory is measured.
     let warmup = URL(fileURLWithPath: values[0] + "-warmup")
@@ -206,7 +206,7 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
     func applier(_ root: URL, _ now: Date) -> SnapshotApplier {
         SnapshotApplier(
             container: root.appendingPathComponent("container"), bundle: bundle, appVersion: "5.2", appBuild: "100",
-            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
     }
     func copyOfInstalled() throws -> URL {
         let copy = temporaryFolder().appendingPathComponent("sandbox")

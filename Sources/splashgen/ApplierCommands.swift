@@ -42,9 +42,8 @@ struct ApplierOptions: ParsableArguments {
         let (version, build) = try app.required()
         var applier = SnapshotApplier(
             container: URL(fileURLWithPath: container), bundle: bundle.map { URL(fileURLWithPath: $0) },
-            appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(),
+            appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(), trust: try Splashgen.trust(keyFile: key),
             clock: { date })
-        applier.trustedKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) }
         applier.interfaceStyle = interfaceStyle.style
         applier.appBundleID = bundleId
         return applier

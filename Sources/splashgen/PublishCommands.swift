@@ -93,11 +93,9 @@ struct FetchCommand: AsyncParsableCommand {
         guard let base = URL(string: url), base.scheme == "http" || base.scheme == "https" else {
             throw ValidationError("expected an http or https URL; found \"\(url)\"")
         }
-        let publicKey: Data?
-        do { publicKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) } } catch {
-            throw Console.fail(error, context: key)
-        }
-        var fetcher = BundleFetcher(base: base, folder: URL(fileURLWithPath: into), screen: try screen.size(), trustedKey: publicKey, bundleID: bundleId)
+        let trust: BundleTrust
+        do { trust = try Splashgen.trust(keyFile: key) } catch { throw Console.fail(error, context: key) }
+        var fetcher = BundleFetcher(base: base, folder: URL(fileURLWithPath: into), screen: try screen.size(), trust: trust, bundleID: bundleId)
         if !appearance.isEmpty { fetcher.appearances = Set(appearance) }
         fetcher.timeout = timeout
         fetcher.attempts = max(1, attempts)

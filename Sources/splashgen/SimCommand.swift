@@ -94,8 +94,7 @@ struct SimCommand: AsyncParsableCommand {
             if let from, let base = URL(string: from) {
                 // As the app does: fetch what is new, then apply whatever bundle is installed.
                 do {
-                    let publicKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) }
-                    let fetcher = try sandbox.simulator.fetcher(from: base, trustedKey: publicKey)
+                    let fetcher = try sandbox.simulator.fetcher(from: base, trust: try Splashgen.trust(keyFile: key))
                     do { print("app fetched:\n" + FetchCommand.describe(try await fetcher.fetch())) } catch { fetchFailure = error }
                     bundle = fetcher.current
                 } catch {

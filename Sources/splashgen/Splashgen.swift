@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import SplashApplier
 import SplashCore
 
 /// The `splashgen` command: precomputes iOS launch-screen snapshots at build time.
@@ -23,6 +25,13 @@ struct Splashgen: AsyncParsableCommand {
     func run() async throws {
         guard printVersion else { throw CleanExit.helpRequest(self) }
         print(SplashgenVersion.current)
+    }
+
+    /// The bundles to accept: those signed by the key in `KEY.pub` at `path`, or, without one,
+    /// unsigned ones too (what `--key` left out means, said in each command's help).
+    static func trust(keyFile path: String?) throws -> BundleTrust {
+        guard let path else { return .acceptingUnsignedBundles }
+        return .pinned(try PinnedKey(String(contentsOfFile: path, encoding: .utf8)))
     }
 
     /// The catalogue's device names, for shell completion of `--device`.

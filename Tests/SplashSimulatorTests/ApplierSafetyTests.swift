@@ -15,7 +15,7 @@ import Testing
         let model = try sim.model()
         return SnapshotApplier(
             container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-            osVersion: OSVersion(model.ios)!, decoder: decoder, clock: { now })
+            osVersion: OSVersion(model.ios)!, decoder: decoder, trust: .acceptingUnsignedBundles, clock: { now })
     }
 
     /// Every cached file is its original or the campaign's snapshot for its variant.
@@ -168,7 +168,7 @@ func swapInObjectOfAnotherSize(_ bundle: URL) throws {
         let model = try sim.model()
         let status = try SnapshotApplier(
             container: sim.container, bundle: bundle, appVersion: "5.2", appBuild: "100",
-            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(),
+            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles,
             clock: { date("2026-11-11T09:00:00+08:00") }
         ).status()
         #expect(status.files.count == 4)

@@ -11,6 +11,7 @@ import Testing
 enum Season15 {
     static let key = BundleSignature.makeKeyPair()
     static var publicKey: Data { try! BundleSignature.publicKey(key.publicKey) }
+    static var trust: BundleTrust { .pinned(try! PinnedKey(key.publicKey)) }
     static let output = temporaryFolder("season-build")
 
     static func campaigns(
@@ -72,8 +73,8 @@ enum Season15 {
     static func fetcher(_ server: NginxServer, _ path: String, into folder: URL = temporaryFolder("downloads")) -> BundleFetcher {
         var fetcher = BundleFetcher(
             base: server.base.appendingPathComponent(path), folder: folder, screen: iPhone15,
-            trustedKey: publicKey, bundleID: "com.example.shop")
-        fetcher.backoff = .milliseconds(200)
+            trust: trust, bundleID: "com.example.shop")
+        fetcher.backoff = 0.2
         fetcher.timeout = 10
         return fetcher
     }
@@ -166,7 +167,7 @@ final class Flag: @unchecked Sendable {
         try Season15.publish(Season15.full, to: tree)
         let sim = try sandbox(Installed.iPhone15)
         let originals = try sim.cachedFiles()
-        let fetcher = try sim.fetcher(from: server.base.appendingPathComponent("season"), trustedKey: Season15.publicKey)
+        let fetcher = try sim.fetcher(from: server.base.appendingPathComponent("season"), trust: Season15.trust)
         _ = try await fetcher.fetch()
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: fetcher.installed.appendingPathComponent("manifest.json"))) as! [String: Any]
         func shown(by campaign: String) -> Set<String> {
@@ -200,7 +201,7 @@ final class Flag: @unchecked Sendable {
         let model = try sim.model()
         _ = try SnapshotApplier(
             container: sim.container, bundle: fetcher.installed, appVersion: model.version, appBuild: model.build,
-            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder()
+            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles
         ).restore()
         #expect(try sim.cachedFiles() == originals, "restore gives the originals back byte for byte")
     }
@@ -211,7 +212,7 @@ final class Flag: @unchecked Sendable {
         try Season15.publish(Season15.saleAndMourning, to: tree)
         let sim = try sandbox(Installed.iPhone15)
         let originals = try sim.cachedFiles()
-        let fetcher = try sim.fetcher(from: server.base.appendingPathComponent("sale"), trustedKey: Season15.publicKey)
+        let fetcher = try sim.fetcher(from: server.base.appendingPathComponent("sale"), trust: Season15.trust)
         let during = date("2026-11-11T12:00:00+08:00")
         _ = try await fetcher.fetch()
         #expect(try sim.launch(bundle: fetcher.installed, now: during).appReport?.campaign == "double11")
@@ -262,7 +263,7 @@ final class Flag: @unchecked Sendable {
         let flag = server.root.appendingPathComponent("fail-next")
         try Data().write(to: flag)
         var fetcher = Season15.fetcher(server, "season")
-        fetcher.backoff = .milliseconds(500)
+        fetcher.backoff = 0.5
         fetcher.attempts = 5
         let task = Task { try await fetcher.fetch() }
         #expect(server.waitForLog("\" 503 ", seconds: 60))
@@ -277,7 +278,7 @@ final class Flag: @unchecked Sendable {
         var fetcher = Season15.fetcher(server, "slow/season")
         fetcher.timeout = 1
         fetcher.attempts = 2
-        fetcher.backoff = .milliseconds(50)
+        fetcher.backoff = 0.05
         await #expect(throws: FetchError.self) { try await fetcher.fetch() }
         do { _ = try await fetcher.fetch() } catch { #expect(error.description.contains("no complete answer within 1.0 s")) }
         #expect(!FileManager.default.fileExists(atPath: fetcher.installed.path))
@@ -291,7 +292,7 @@ final class Flag: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: fetcher.installed.path))
 
         var stranger = Season15.fetcher(server, "other")
-        stranger.trustedKey = try BundleSignature.publicKey(BundleSignature.makeKeyPair().publicKey)
+        stranger.trust = .pinned(try PinnedKey(BundleSignature.makeKeyPair().publicKey))
         await #expect(throws: FetchError.badBundle(.badSignature)) { try await stranger.fetch() }
     }
 

@@ -17,7 +17,7 @@ import Testing
         let model = try sim.model()
         return SnapshotApplier(
             container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-            osVersion: OSVersion(model.ios) ?? OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+            osVersion: OSVersion(model.ios) ?? OSVersion(major: 17), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
     }
 
     var support: String { "Library/Application Support/splashgen" }
@@ -77,7 +77,7 @@ import Testing
         let missing = temporaryFolder("gone").appendingPathComponent("container")
         let applier = SnapshotApplier(
             container: missing, bundle: try Bundles.double11.get(), appVersion: "5.2", appBuild: "100",
-            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { date("2026-11-11T09:00:00+08:00") })
+            osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles, clock: { date("2026-11-11T09:00:00+08:00") })
         #expect(throws: ApplierError.noContainer(missing.path)) { _ = try applier.apply() }
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }

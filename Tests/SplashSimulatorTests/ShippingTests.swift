@@ -15,8 +15,8 @@ import Testing
         let model = try sim.model()
         var applier = SnapshotApplier(
             container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-            osVersion: OSVersion(model.ios)!, decoder: SnapshotDecoder(), clock: { [during] in during })
-        applier.trustedKey = try key.map(BundleSignature.publicKey)
+            osVersion: OSVersion(model.ios)!, decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles, clock: { [during] in during })
+        applier.trust = try key.map { .pinned(try PinnedKey($0)) } ?? .acceptingUnsignedBundles
         return applier
     }
 

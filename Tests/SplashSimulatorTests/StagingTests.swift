@@ -42,7 +42,7 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
         let model = try sim.model()
         var applier = SnapshotApplier(
             container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-            osVersion: OSVersion(model.ios) ?? OSVersion(major: 17), decoder: SnapshotDecoder(), clock: { now })
+            osVersion: OSVersion(model.ios) ?? OSVersion(major: 17), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
         if let fileSystem { applier.fileSystem = fileSystem }
         return applier
     }
@@ -133,7 +133,7 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
         var killedWithStaged = 0
         for n in 1..<12 {
             let sim = try CrashMatrixTests.copy(installed)
-            #expect(throws: ApplierError.simulatedCrash) {
+            #expect(throws: FaultInjectingFileSystem.kill) {
                 _ = try applier(sim, bundle: bundle, now: during, fileSystem: FaultInjectingFileSystem(failAfter: n)).apply()
             }
             let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging(sim).path)) ?? []

@@ -7,8 +7,8 @@ import BackgroundTasks
 
 /// Keeps the app's launch screen in step with the season that `splashgen publish` put on a CDN.
 public enum LaunchScreenUpdater {
-    /// The public key from `splashgen keygen -o KEY`: the text after "ed25519-public " in KEY.pub.
-    static let publicKey = "PASTE-THE-BASE64-FROM-KEY.pub"
+    /// The public key from `splashgen keygen -o KEY`: the text of KEY.pub ("ed25519-public …").
+    static let publicKey = "PASTE-THE-TEXT-OF-KEY.pub"
     /// Where the tree written by `splashgen publish` is served.
     static let season = URL(string: "https://cdn.example.com/launch/season/")!
 
@@ -17,12 +17,18 @@ public enum LaunchScreenUpdater {
     /// `UIScreen.main.scale` in pixels (read on the main thread; with Display Zoom, the zoomed size).
     public static func update(screen: Manifest.Size, refreshTask: String) {
         Task.detached(priority: .utility) {
+            // A key that does not read stops here, loudly: no bundle is trusted without it.
+            let trust: BundleTrust
+            do { trust = .pinned(try PinnedKey(publicKey)) } catch {
+                assertionFailure("splashgen: the pinned key does not read: \(error)")
+                return
+            }
             let info = Bundle.main.infoDictionary ?? [:]
             let style = InterfaceStyle(infoPlistValue: info["UIUserInterfaceStyle"] as? String)
             let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
             var fetcher = BundleFetcher(
                 base: season, folder: support.appendingPathComponent("splashgen/downloads"), screen: screen,
-                trustedKey: Data(base64Encoded: publicKey), bundleID: Bundle.main.bundleIdentifier)
+                trust: trust, bundleID: Bundle.main.bundleIdentifier)
             fetcher.appearances = style.appearances
             do {
                 _ = try await fetcher.fetch()
@@ -35,8 +41,7 @@ public enum LaunchScreenUpdater {
                 appVersion: info["CFBundleShortVersionString"] as? String ?? "0",
                 appBuild: info["CFBundleVersion"] as? String ?? "0",
                 osVersion: OSVersion(major: system.majorVersion, minor: system.minorVersion),
-                decoder: ImageIODecoder())
-            applier.trustedKey = Data(base64Encoded: publicKey)
+                decoder: ImageIODecoder(), trust: trust)
             applier.interfaceStyle = style
             applier.appBundleID = Bundle.main.bundleIdentifier
             do {
