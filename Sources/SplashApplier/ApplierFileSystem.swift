@@ -47,17 +47,19 @@ enum ApplierFileSystemPartial {
 }
 
 /// The real file system, through POSIX calls (`F_FULLFSYNC` on Apple platforms, where `fsync`
-/// alone does not reach the disk).
+/// alone does not reach the disk). Every open refuses a symbolic link in the last place of its path
+/// (`O_NOFOLLOW`; the folders above are checked by ``ApplierPaths/checkNoLinks(_:)``), a call cut
+/// short by a signal (`EINTR`) is made again, and a folder that cannot be synced is an error.
 struct POSIXFileSystem: ApplierFileSystem {
     func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let fd = Self.retrying { open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o644) }
         guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
         defer { close(fd) }
         let written = data.withUnsafeBytes { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }
             var offset = 0
             while offset < buffer.count {
-                let n = posixWrite(fd, base + offset, buffer.count - offset)
+                let n = Self.retrying { posixWrite(fd, base + offset, buffer.count - offset) }
                 if n <= 0 { return false }
                 offset += n
             }
@@ -71,17 +73,17 @@ struct POSIXFileSystem: ApplierFileSystem {
     }
 
     func flush(_ url: URL) throws(ApplierError) {
-        let fd = open(url.path, O_RDONLY | O_NOFOLLOW)
+        let fd = Self.retrying { open(url.path, O_RDONLY | O_NOFOLLOW) }
         guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
         defer { close(fd) }
         guard Self.flush(fd) else { throw .io(url.path, Self.errnoText()) }
     }
 
     func syncFolder(_ url: URL) throws(ApplierError) {
-        let dir = open(url.path, O_RDONLY)
+        let dir = Self.retrying { open(url.path, O_RDONLY | O_NOFOLLOW | O_DIRECTORY) }
         guard dir >= 0 else { throw .io(url.path, Self.errnoText()) }
         defer { close(dir) }
-        _ = Self.flush(dir)
+        guard Self.flush(dir) else { throw .io(url.path, "the folder could not be synced: " + Self.errnoText()) }
     }
 
     func remove(_ url: URL) throws(ApplierError) {
@@ -98,9 +100,16 @@ struct POSIXFileSystem: ApplierFileSystem {
 
     private static func flush(_ fd: Int32) -> Bool {
         #if canImport(Darwin)
-        if fcntl(fd, F_FULLFSYNC) == 0 { return true }
+        if retrying({ fcntl(fd, F_FULLFSYNC) }) == 0 { return true }
         #endif
-        return fsync(fd) == 0
+        return retrying { fsync(fd) } == 0
+    }
+
+    /// The result of `call`, made again while a signal cuts it short (`EINTR`).
+    static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+        var result = call()
+        while result < 0, errno == EINTR { result = call() }
+        return result
     }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
@@ -112,7 +121,7 @@ final class ApplierLock {
     private let fd: Int32
 
     init(at url: URL, timeout: TimeInterval) throws(ApplierError) {
-        fd = open(url.path, O_RDWR | O_CREAT, 0o644)
+        fd = POSIXFileSystem.retrying { open(url.path, O_RDWR | O_CREAT | O_NOFOLLOW, 0o644) }
         guard fd >= 0 else { throw .io(url.path, POSIXFileSystem.errnoText()) }
         let deadline = DispatchTime.now() + max(0, timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

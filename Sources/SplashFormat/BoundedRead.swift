@@ -7,13 +7,17 @@ import Darwin
 #endif
 
 /// Reads a regular file of at most `limit` bytes; nil when it is missing, larger, a link or not a
-/// regular file. The size is checked before a byte is read, so a 2 GiB file costs nothing.
+/// regular file. The size is checked before a byte is read, so a 2 GiB file costs nothing; the
+/// file opened (`O_NOFOLLOW`) must be the one checked, so a link swapped in between is refused.
 public func readBounded(_ url: URL, limit: Int) -> Data? {
     var info = stat()
     guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= limit else { return nil }
-    let fd = open(url.path, O_RDONLY)
+    var fd = open(url.path, O_RDONLY | O_NOFOLLOW)
+    while fd < 0, errno == EINTR { fd = open(url.path, O_RDONLY | O_NOFOLLOW) }
     guard fd >= 0 else { return nil }
     defer { close(fd) }
+    var opened = stat()
+    guard fstat(fd, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else { return nil }
     // One buffer of the size the file had, filled by read(2): no second copy of the bytes. A file
     // that grew past that size since the stat is refused rather than read in part.
     let size = Int(info.st_size)
@@ -31,6 +35,7 @@ public func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer,
         guard let base = buffer.baseAddress else { return false }
         while offset < count {
             let n = read(fd, base + offset, count - offset)
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             offset += n
         }

@@ -115,6 +115,28 @@ import Testing
         }
     }
 
+    /// A link planted where the applier opens a file (its lock, the state's temporary sibling, the
+    /// state itself, a staged object) is refused: the run stops with a named error and the file the
+    /// link points at keeps its bytes. Expectation from first principles: nothing is written through
+    /// a link (`O_NOFOLLOW`).
+    @Test(arguments: ["lock", "state.json.splashgen-partial", "swap-staging"])
+    func aLinkPlantedWhereTheApplierOpensAFileIsRefusedAndItsTargetIsUntouched(_ name: String) throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let support = sim.container.appendingPathComponent("Library/Application Support/splashgen")
+        _ = try applier(sim, bundle: bundle, now: date("2026-11-10T10:00:00+08:00")).apply()
+        let target = temporaryFolder("elsewhere").appendingPathComponent("precious")
+        let precious = Data("the user's own file".utf8)
+        try precious.write(to: target)
+        let planted = support.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: planted)
+        try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: target)
+        let cached = try sim.cachedFiles()
+        #expect(throws: ApplierError.self) { _ = try applier(sim, bundle: bundle, now: during).apply() }
+        #expect(try Data(contentsOf: target) == precious, "\(name): the link's target keeps its bytes")
+        #expect(try sim.cachedFiles() == cached, "\(name): nothing in the launch folder changed")
+    }
+
     @Test func statusSaysWhatApplyWouldDoAndChangesNothing() throws {
         let bundle = try Bundles.double11.get()
         let sim = try sandbox(Installed.iPhone15)
