@@ -117,7 +117,7 @@ struct POSIXFileSystem: ApplierFileSystem {
 
 /// An exclusive lock held while one applier works on a container. A second applier waits for it
 /// at most `timeout` seconds (measured on the monotonic clock), then gives up with ``ApplierError/busy``.
-final class ApplierLock {
+final class ApplierLock: @unchecked Sendable {  // its descriptor never changes
     private let fd: Int32
 
     init(at url: URL, timeout: TimeInterval) throws(ApplierError) {

@@ -71,11 +71,13 @@ public struct BundleFetcher: Sendable {
         try refuseLink(folder)
         // One fetch at a time per folder (the app's launch and a background refresh may overlap).
         let lock: ApplierLock
-        do throws(ApplierError) { lock = try ApplierLock(at: folder.appendingPathComponent("lock"), timeout: timeout) } catch {
+        let (lockURL, timeout) = (folder.appendingPathComponent("lock"), timeout)
+        do throws(ApplierError) { lock = try await BlockingWork.run { () throws(ApplierError) in try ApplierLock(at: lockURL, timeout: timeout) } } catch {
             throw .busy(folder.path)
         }
         defer { withExtendedLifetime(lock) {} }
-        try prepareFolder()
+        let fetcher = self
+        try await BlockingWork.run { () throws(FetchError) in try fetcher.prepareFolder() }
         var report = FetchReport(installed: installed)
         // The highest serial ever installed here, kept outside bundle/: a bundle deleted or damaged
         // does not open the door to an older manifest.
@@ -112,7 +114,7 @@ public struct BundleFetcher: Sendable {
         if needed.isEmpty, !manifest.campaigns.isEmpty { report.campaignsWithoutThisScreen = manifest.campaigns.map(\.id) }
         let installedObjects = installed.appendingPathComponent("objects")
         if unchanged, needed.values.allSatisfy({ Self.sizeOf(installedObjects.appendingPathComponent($0.object)) == $0.bytes }) {
-            if etag != current?.etag { try writeFile(Data((etag ?? "").utf8), to: installed.appendingPathComponent("etag")) }
+            if etag != current?.etag { try await writeFile(Data((etag ?? "").utf8), to: installed.appendingPathComponent("etag")) }
             report.notModified = true
             return report
         }
@@ -129,7 +131,7 @@ public struct BundleFetcher: Sendable {
             if let data = readBounded(installedObjects.appendingPathComponent(name), limit: snapshot.bytes),
                 SnapshotBundle.check(snapshot, data: data) == nil
             {
-                try writeFile(data, to: target)
+                try await writeFile(data, to: target)
                 report.objectsKept += 1
                 continue
             }
@@ -143,7 +145,7 @@ public struct BundleFetcher: Sendable {
             let data: Data
             do { data = try Deflate.inflate(response.body, expectedSize: snapshot.bytes) } catch { throw .badObject(name, error.description) }
             if let problem = SnapshotBundle.check(snapshot, data: data) { throw .badBundle(problem) }
-            try writeFile(data, to: target)
+            try await writeFile(data, to: target)
             report.objectsDownloaded += 1
         }
 
@@ -153,14 +155,14 @@ public struct BundleFetcher: Sendable {
         where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
             try remove(stagedObjects.appendingPathComponent(entry))
         }
-        if let signatureText { try writeFile(Data(signatureText.utf8), to: staging.appendingPathComponent(BundleSignature.fileName)) }
-        try writeFile(Data((etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
-        try writeFile(Data(fetchedFor.utf8), to: staging.appendingPathComponent("fetched-for"))
-        try writeFile(body, to: staging.appendingPathComponent("manifest.json"))
-        try install()
+        if let signatureText { try await writeFile(Data(signatureText.utf8), to: staging.appendingPathComponent(BundleSignature.fileName)) }
+        try await writeFile(Data((etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
+        try await writeFile(Data(fetchedFor.utf8), to: staging.appendingPathComponent("fetched-for"))
+        try await writeFile(body, to: staging.appendingPathComponent("manifest.json"))
+        try await BlockingWork.run { () throws(FetchError) in try fetcher.install() }
         // After the install: a failed one must not make its own serial look replayed. A kill in between
         // leaves the installed bundle's serial, which counts too.
-        if serial > highWater() { try writeFile(Data(String(serial).utf8), to: folder.appendingPathComponent("serial")) }
+        if serial > highWater() { try await writeFile(Data(String(serial).utf8), to: folder.appendingPathComponent("serial")) }
         report.campaigns = manifest.campaigns.map(\.id)
         report.installedNew = true
         return report
@@ -303,9 +305,12 @@ public struct BundleFetcher: Sendable {
     }
 
     /// Writes `data` beside `url`, flushes it (`F_FULLFSYNC` on Apple platforms), and renames it
-    /// into place: the applier's own durable write.
-    private func writeFile(_ data: Data, to url: URL) throws(FetchError) {
-        do throws(ApplierError) { try files.replace(url, with: data) } catch { throw .io(url.path, error.description) }
+    /// into place: the applier's own durable write, on the queue for blocking work.
+    private func writeFile(_ data: Data, to url: URL) async throws(FetchError) {
+        let files = files
+        try await BlockingWork.run { () throws(FetchError) in
+            do throws(ApplierError) { try files.replace(url, with: data) } catch { throw .io(url.path, error.description) }
+        }
     }
 
     private func syncFolder(_ url: URL) throws(FetchError) {

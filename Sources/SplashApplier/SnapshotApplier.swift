@@ -57,13 +57,11 @@ public struct SnapshotApplier: Sendable {
     /// Brings the cache to what the bundle wants now: the campaign in force, or the originals.
     public func apply() throws(ApplierError) -> ApplyReport { try run(.apply) }
 
-    /// ``apply()`` on a background task, for an app's launch path.
+    /// ``apply()`` off the caller's thread, for an app's launch path: on a queue of its own, since
+    /// it flushes files and may wait for the lock.
     public func apply() async throws(ApplierError) -> ApplyReport {
         let applier = self
-        let result = await Task.detached(priority: .utility) { () -> Result<ApplyReport, ApplierError> in
-            do throws(ApplierError) { return .success(try applier.run(.apply)) } catch { return .failure(error) }
-        }.value
-        return try result.get()
+        return try await BlockingWork.run { () throws(ApplierError) in try applier.run(.apply) }
     }
 
     /// Puts every original back, byte for byte. `fromBackups` ignores the state file and rebuilds
