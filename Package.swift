@@ -42,7 +42,7 @@ let package = Package(
             ]
         ),
         /** Run time, in the app: survey the launch cache, plan what each file should hold, carry it out. */
-        .target(name: "SplashApplier", dependencies: ["SplashFormat"]),
+        .target(name: "SplashApplier", dependencies: ["SplashFormat"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder. */
         .target(
             name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "SplashFormat", "CStb", "CAstcenc", "CPNG"],
