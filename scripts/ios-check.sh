@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# ios-check (issue 16): type-check the code that runs inside iOS apps, on Linux, against the public
+# iOS SDK stubs (headers and .swiftinterface files, e.g. iPhoneOS16.5.sdk from github.com/theos/sdks):
+#
+#   SplashFormat    Sources/SplashFormat (every .swift, LZFSE/ included)
+#   SplashApplier   Sources/SplashApplier, imports SplashFormat
+#   AppIntegration  Examples/AppIntegration/Sources/AppIntegration, the README's app code
+#
+# for arm64-apple-ios<MIN>, MIN being the `.iOS(...)` of Package.swift's `platforms:`.
+#
+#   make ios-check IOS_SDK=path/to/iPhoneOS16.5.sdk     scripts/ios-check.sh [--self-test | --size]
+#
+# Without IOS_SDK it says it skipped and exits 0. Otherwise it prints one line per module, the errors
+# as file:line:col: error: message, and a summary; it exits 1 when there are errors. Full compiler
+# output: .build-ios-check/arm64-apple-ios<MIN>/logs/<module>.log. --self-test proves the check
+# bites: it must reject scripts/ios-check/self-test/Planted.swift (a wrong argument label; iOS 16
+# API at iOS 15) and accept the same valid code (Clean.swift) at iOS 16. Also read from the
+# environment: SWIFTC (default: swiftc on PATH), IOS_CHECK_ROOT (check another checkout, e.g. a
+# `git archive` of an older commit; default: this one).
+#
+# How, and why each piece is needed (Swift 6.x for Linux; checked with 6.3.1 and the 16.5 SDK):
+#
+# 1. Each module is one `swiftc -emit-module -wmo -parse-as-library -swift-version 6 -target
+#    arm64-apple-ios<MIN> -sdk SDK -module-name M <files>`, into .build-ios-check/<triple>/modules,
+#    which the next module gets as `-I`. -emit-module type-checks every function body and also runs
+#    SILGen and the mandatory SIL diagnostics, so it reports what -typecheck cannot (a constant used
+#    before it is initialized, a missing return). `-experimental-allow-module-with-compiler-errors` makes
+#    it write the module even when M has errors, so AppIntegration is still checked when
+#    SplashApplier is not clean (its own errors may then be knock-on errors). That flag also makes
+#    swiftc exit 0, so errors are counted from the log (scripts/ios-check/support.py).
+#    SplashFormat needs no swift-crypto or zlib here: it imports Crypto and CSystemZlib only where
+#    CryptoKit and Compression cannot be imported, and on iOS they come from the SDK.
+# 2. A resource dir of our own, .build-ios-check/res: the toolchain's clang builtin headers
+#    (`clang`) and SwiftShims (`shims`), linked, and nothing else. The toolchain's own resource dir
+#    has Linux module maps for `dispatch` and `os` that would shadow the SDK's headers.
+# 3. API notes (res/apinotes, from scripts/ios-check/apinotes): Xcode's toolchain carries
+#    Dispatch.apinotes and os.apinotes, which give the C types of libdispatch and os_log their
+#    Swift names; the SDK stubs and the Linux toolchain do not (only std.apinotes), and without
+#    them the SDK's Dispatch.swiftinterface fails: "no type named 'DispatchQueue' in module
+#    'Dispatch'", and `DispatchGroup()` is "unavailable in Swift" (os.apinotes does the same for
+#    `import os` / Logger, which splashgen's code does not use today).
+# 4. The standard library: the SDK's usr/lib/swift/Swift.swiftmodule/arm64-apple-ios.swiftinterface
+#    is Swift 5.8, older than typed throws. scripts/ios-check/patch-stdlib.py writes a copy with the
+#    Swift 6 declarations the code uses (typed-throws withUnsafe(Mutable)BufferPointer on Array,
+#    ArraySlice, ContiguousArray; `Result.get() throws(Failure)`; `_willThrowTyped`, without which
+#    SILGen crashes on the first typed `throw`) to res/iphoneos/Swift.swiftmodule/, where the
+#    compiler looks before the SDK. Likewise scripts/ios-check/patch-dispatch.py gives a copy of the
+#    Dispatch overlay the Sendable conformances that Xcode 16+ SDKs (the ones Swift 6 mode builds
+#    with) declare and the 16.5 SDK lacks: without them `static let queue = DispatchQueue(...)` is
+#    reported "not concurrency-safe", which Xcode accepts. (Other SDK types that became Sendable
+#    after iOS 16.5, e.g. os.Logger, are not patched; splashgen's code does not use them.) The SDK
+#    itself is never written to.
+# 5. Cache: building Swift, Foundation, ... from their interfaces takes ~40 s the first time; they
+#    are kept in .build-ios-check/module-cache (-module-cache-path), so later runs take a few
+#    seconds. res/ and the cache are rebuilt when the compiler, the SDK, the patch scripts or the
+#    API notes change (.build-ios-check/stamp).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+ROOT=${IOS_CHECK_ROOT:-$REPO}          # the checkout to check (default: this one)
+OUT=$REPO/.build-ios-check             # scratch, git-ignored by .build*/
+SWIFTC=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
+SUPPORT=$HERE/ios-check/support.py
+
+if [ -z "${IOS_SDK:-}" ]; then
+    echo "ios-check: skipped: no iOS SDK (set IOS_SDK=path/to/iPhoneOS16.5.sdk)"
+    exit 0
+fi
+SDK=$(cd "$IOS_SDK" 2>/dev/null && pwd) || { echo "ios-check: IOS_SDK=$IOS_SDK is not a folder" >&2; exit 2; }
+SDK_STDLIB=$SDK/usr/lib/swift/Swift.swiftmodule/arm64-apple-ios.swiftinterface
+SDK_DISPATCH=$SDK/usr/lib/swift/Dispatch.swiftmodule/arm64-apple-ios.swiftinterface
+[ -f "$SDK_STDLIB" ] || { echo "ios-check: $SDK has no usr/lib/swift/Swift.swiftmodule/arm64-apple-ios.swiftinterface" >&2; exit 2; }
+
+# Facts 2-5: the resource dir and the module cache, made again only when what they come from changes.
+prepare() {
+    local toolchain stamp
+    toolchain=$("$SWIFTC" -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["paths"]["runtimeResourcePath"])')
+    stamp=$({ "$SWIFTC" --version; echo "$toolchain $SDK"; cksum "$SDK_STDLIB" "$SDK_DISPATCH"; cat "$HERE"/ios-check/*.py "$HERE"/ios-check/apinotes/*.apinotes; } 2>&1 | sha256sum)
+    [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ] && return
+    rm -rf "$OUT/res" "$OUT/module-cache" "$OUT/stamp"
+    mkdir -p "$OUT/res/apinotes" "$OUT/res/iphoneos/Swift.swiftmodule" "$OUT/res/iphoneos/Dispatch.swiftmodule" "$OUT/module-cache"
+    ln -s "$(readlink -f "$toolchain/clang")" "$OUT/res/clang"
+    ln -s "$(readlink -f "$toolchain/shims")" "$OUT/res/shims"
+    cp "$HERE"/ios-check/apinotes/*.apinotes "$OUT/res/apinotes/"
+    python3 "$HERE/ios-check/patch-stdlib.py" "$SDK_STDLIB" "$OUT/res/iphoneos/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
+    python3 "$HERE/ios-check/patch-dispatch.py" "$SDK_DISPATCH" "$OUT/res/iphoneos/Dispatch.swiftmodule/arm64-apple-ios.swiftinterface"
+    echo "$stamp" >"$OUT/stamp"
+}
+
+# check MIN WORK MODULE=PATH...: fact 1, for each module in order (PATH: a folder or one file, relative
+# to ROOT). Prints a line per module, its errors and a summary; returns 1 when there are errors.
+check() {
+    local min=$1 work=$2 triple="arm64-apple-ios$1" total=0 names=() spec name path rc result count warnings
+    shift 2
+    rm -rf "$work/modules" && mkdir -p "$work/modules" "$work/logs"
+    for spec in "$@"; do
+        name=${spec%%=*} path=${spec#*=}
+        names+=("$name")
+        local files=() log="$work/logs/$name.log"
+        mapfile -t files < <(cd "$ROOT" && find "$path" -name '*.swift' | LC_ALL=C sort)
+        rc=0
+        (cd "$ROOT" && "$SWIFTC" -emit-module -emit-module-path "$work/modules/$name.swiftmodule" \
+            -wmo -parse-as-library -swift-version 6 -target "$triple" -sdk "$SDK" \
+            -resource-dir "$OUT/res" -module-cache-path "$OUT/module-cache" -I "$work/modules" \
+            -diagnostic-style=llvm -no-color-diagnostics -Xfrontend -experimental-allow-module-with-compiler-errors \
+            -module-name "$name" "${files[@]}") >"$log" 2>&1 || rc=$?
+        mapfile -t result < <(python3 "$SUPPORT" errors "$log")
+        read -r count warnings <<<"${result[-1]}"
+        unset 'result[-1]'
+        if [ "$rc" != 0 ] && { [ "$count" = 0 ] || grep -q '^Stack dump' "$log"; }; then
+            result+=("$path: error: swiftc exited with status $rc (crashed?), see $log")
+            count=$((count + 1))
+        fi
+        total=$((total + count))
+        local note="${#files[@]} file$([ "${#files[@]}" = 1 ] || echo s)"
+        [ "$warnings" = 0 ] || note="$note, $warnings warning$([ "$warnings" = 1 ] || echo s)"
+        if [ "$count" = 0 ]; then
+            echo "ios-check: $name: ok ($note)"
+        else
+            echo "ios-check: $name: $count error$([ "$count" = 1 ] || echo s) ($note; log: ${log#"$REPO"/})"
+            printf '%s\n' "${result[@]}"
+        fi
+    done
+    local list
+    list=$(IFS=,; echo "${names[*]}" | sed 's/,/, /g')
+    echo "ios-check: $total error$([ "$total" = 1 ] || echo s) in $list at $triple"
+    [ "$total" = 0 ]
+}
+
+# --self-test: the check must fail on the planted errors and pass clean code (see the header).
+self_test() {
+    local dir=$OUT/self-test src=scripts/ios-check/self-test failures=0 out
+    mkdir -p "$dir"
+    # expect NAME FILE MIN STATUS [PATTERN...]: run the check, compare its status, and grep its output
+    # for each PATTERN, an extended regex (a leading ! means it must not match).
+    expect() {
+        local name=$1 file=$2 min=$3 want=$4 got=0 pattern ok=1
+        shift 4
+        out=$(ROOT=$REPO check "$min" "$dir/$name" SelfTestBase="$src/Base.swift" SelfTest="$src/$file") || got=1
+        [ "$got" = "$want" ] || ok=0
+        for pattern in "$@"; do
+            if [ "${pattern:0:1}" = "!" ]; then grep -qE -- "${pattern:1}" <<<"$out" && ok=0
+            else grep -qE -- "$pattern" <<<"$out" || ok=0; fi
+        done
+        if [ "$ok" = 1 ]; then
+            echo "ios-check self-test: $name: ok ($(tail -n 1 <<<"$out" | sed 's/^ios-check: //'))"
+        else
+            echo "ios-check self-test: $name: WRONG, the check printed:"
+            sed 's/^/    /' <<<"$out"
+            failures=$((failures + 1))
+        fi
+    }
+    local label="Planted\.swift:[0-9]+:[0-9]+: error: incorrect argument label in call \(have 'from:', expected 'in:'\)"
+    local clock="[A-Za-z]+\.swift:[0-9]+:[0-9]+: error: 'ContinuousClock' is only available in iOS 16\.0 or newer"
+    local sleep="[A-Za-z]+\.swift:[0-9]+:[0-9]+: error: 'sleep\(for:\)' is only available in iOS 16\.0 or newer"
+    expect planted-at-ios15 Planted.swift 15.0 1 "$label" "$clock" "$sleep" "SelfTestBase: ok"
+    expect planted-at-ios16 Planted.swift 16.0 1 "$label" "!only available in iOS" "SelfTestBase: ok" "^ios-check: 1 error in SelfTestBase, SelfTest at arm64-apple-ios16\.0$"
+    expect clean-at-ios15 Clean.swift 15.0 1 "$clock" "$sleep" "!incorrect argument label" "SelfTestBase: ok"
+    expect clean-at-ios16 Clean.swift 16.0 0 "SelfTestBase: ok" "SelfTest: ok" "^ios-check: 0 errors in SelfTestBase, SelfTest at arm64-apple-ios16\.0$"
+    out=$(IOS_SDK='' "$BASH" "${BASH_SOURCE[0]}") && [ "$out" = "ios-check: skipped: no iOS SDK (set IOS_SDK=path/to/iPhoneOS16.5.sdk)" ] \
+        && echo "ios-check self-test: no-sdk: ok (skipped, exit 0)" \
+        || { echo "ios-check self-test: no-sdk: WRONG: $out"; failures=$((failures + 1)); }
+    if [ "$failures" = 0 ]; then echo "ios-check self-test: passed"; else echo "ios-check self-test: $failures cases FAILED"; return 1; fi
+}
+
+# --size: what SplashFormat and SplashApplier add to an app, as the bytes of their __TEXT segment
+# (code, constants, strings, Swift metadata) in arm64-apple-ios<MIN> objects built with -Osize and
+# -O (whole module, not linked: the linker's dead stripping could only make it smaller).
+size() {
+    local min triple work opt name files
+    min=$(python3 "$SUPPORT" ios-min "$ROOT/Package.swift")
+    triple="arm64-apple-ios$min"
+    for opt in -Osize -O; do
+        work=$OUT/size$opt
+        rm -rf "$work" && mkdir -p "$work"
+        for name in SplashFormat SplashApplier; do
+            mapfile -t files < <(cd "$ROOT" && find "Sources/$name" -name '*.swift' | LC_ALL=C sort)
+            (cd "$ROOT" && "$SWIFTC" -c "$opt" -wmo -parse-as-library -swift-version 6 -target "$triple" -sdk "$SDK" \
+                -resource-dir "$OUT/res" -module-cache-path "$OUT/module-cache" -I "$work" \
+                -emit-module -emit-module-path "$work/$name.swiftmodule" -module-name "$name" -o "$work/$name.o" "${files[@]}") \
+                >"$work/$name.log" 2>&1 || { echo "ios-check: size: $name does not build, see $work/$name.log"; return 1; }
+        done
+        echo "ios-check: size at $triple, $opt: $(python3 "$SUPPORT" text-size "$work/SplashFormat.o" "$work/SplashApplier.o")"
+    done
+}
+
+case "${1:-}" in
+"")
+    prepare
+    MIN=$(python3 "$SUPPORT" ios-min "$ROOT/Package.swift")
+    check "$MIN" "$OUT/arm64-apple-ios$MIN" \
+        SplashFormat=Sources/SplashFormat \
+        SplashApplier=Sources/SplashApplier \
+        AppIntegration=Examples/AppIntegration/Sources/AppIntegration
+    ;;
+--self-test) prepare && self_test ;;
+--size) prepare && size ;;
+*) echo "usage: IOS_SDK=path/to/iPhoneOS16.5.sdk $0 [--self-test | --size]" >&2; exit 2 ;;
+esac
