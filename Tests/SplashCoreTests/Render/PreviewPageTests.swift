@@ -13,8 +13,10 @@ import Testing
 
     /// Chromium's headless screenshot of `page`, decoded.
     func screenshot(_ page: URL, width: Int = 1200, height: Int = 2000) throws -> RGBAImage {
+        // $CHROMIUM first (the macOS job points it at the runner's Chrome), then Debian's.
+        let candidates = [ProcessInfo.processInfo.environment["CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].compactMap { $0 }
         let chromium = try #require(
-            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
             "Chromium is not installed: `make deps` installs Debian's chromium package")
         let work = temporaryFolder("chromium")
         defer { try? FileManager.default.removeItem(at: work) }
