@@ -1,4 +1,5 @@
 import Foundation
+import SplashFormat
 
 /// Why the applier stopped. In every case it has changed nothing it could not finish safely:
 /// each cached file is its original or its replacement, and the backups are intact.

@@ -1,4 +1,5 @@
 import Foundation
+import SplashFormat
 
 /// What the applier knows between runs, kept in `Library/Application Support/splashgen/state.json`
 /// (outside Caches, which the OS may purge). A state file is hostile input like any other: one that

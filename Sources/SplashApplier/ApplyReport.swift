@@ -1,4 +1,5 @@
 import Foundation
+import SplashFormat
 
 /// What the applier found and did: each cached file's variant and how it was told, what happened
 /// to it, the campaign in force, and when to run again.

@@ -1,4 +1,5 @@
 import Foundation
+import SplashFormat
 
 /// Which bundles an app accepts. An app pins the public key it ships with, and every bundle must be
 /// signed by it; accepting unsigned bundles is a choice named as such, for development and tests,

@@ -1,4 +1,5 @@
 import Foundation
+import SplashFormat
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-@_exported import SplashFormat
+import SplashFormat
 
 /// Swaps an app's cached launch snapshots for a campaign's, keeps the originals, puts them back when
 /// the campaign ends, and re-applies after the OS renders the cache anew. Foundation and hashing

@@ -1,4 +1,5 @@
 import Foundation
+import SplashFormat
 
 /// The app's `UIUserInterfaceStyle` (Info.plist): a light-only or dark-only app needs no guess.
 public enum InterfaceStyle: String, Codable, CaseIterable, Sendable {

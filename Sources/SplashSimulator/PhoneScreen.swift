@@ -1,5 +1,6 @@
 import Foundation
 import SplashApplier
+import SplashFormat
 
 /// A simulated phone's screen: points, `UIScreen.scale` and safe-area insets, from the simulator's
 /// own data (`Resources/screens.json`), never from the generator's catalogue, so that the two can

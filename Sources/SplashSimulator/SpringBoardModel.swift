@@ -1,5 +1,6 @@
 import Foundation
 import SplashApplier
+import SplashFormat
 
 /// What SpringBoard knows about the simulated device and app, kept beside the container in
 /// `springboard.json` (on a phone, FrontBoard's database outside the app's reach).

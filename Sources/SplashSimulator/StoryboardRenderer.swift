@@ -2,6 +2,7 @@ import CStb
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashFormat
 
 /// The OS's render of `LaunchScreen.storyboard`, modelled the way UIKit draws it and deliberately
 /// apart from splashgen's own generator (`SnapshotPlanner` + `SnapshotRenderer`), so that a test

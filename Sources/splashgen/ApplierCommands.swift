@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashFormat
 
 /// The options every applier command shares.
 struct ApplierOptions: ParsableArguments {

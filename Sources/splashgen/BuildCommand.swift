@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashFormat
 
 /// `splashgen build`: campaign or season files → bundles under Output/.
 struct BuildCommand: ParsableCommand {

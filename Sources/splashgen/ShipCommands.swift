@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashFormat
 
 /// `splashgen keygen`.
 struct KeygenCommand: ParsableCommand {

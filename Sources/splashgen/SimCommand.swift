@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashFormat
 import SplashSimulator
 
 /// `splashgen sim`: the sandbox simulator.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashFormat
 
 /// The `splashgen` command: precomputes iOS launch-screen snapshots at build time.
 @main

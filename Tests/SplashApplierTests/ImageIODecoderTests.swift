@@ -1,5 +1,6 @@
 #if canImport(ImageIO)
 import Foundation
+import SplashFormat
 import Testing
 
 @testable import SplashApplier

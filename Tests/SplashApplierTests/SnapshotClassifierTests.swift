@@ -1,4 +1,5 @@
 import Foundation
+import SplashFormat
 import Testing
 
 @testable import SplashApplier

@@ -1,6 +1,7 @@
 import Foundation
 import SplashApplier
 import SplashCore
+import SplashFormat
 import Testing
 
 @testable import SplashSimulator

@@ -1,5 +1,6 @@
 import Foundation
 import SplashCore
+import SplashFormat
 import SplashTestSupport
 import Testing
 

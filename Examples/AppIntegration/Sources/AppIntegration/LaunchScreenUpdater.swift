@@ -29,14 +29,14 @@ public enum LaunchScreenUpdater {
     /// returns when they are done (the report, or nil when nothing could run). `screen` is the
     /// screen's size in pixels; by default ``screenPixels()``.
     @discardableResult
-    public static func update(screen: Manifest.Size? = nil) async -> ApplyReport? {
+    public static func update(screen: ScreenSize? = nil) async -> ApplyReport? {
         // A key that does not read stops here, loudly: no bundle is trusted without it.
         let trust: BundleTrust
         do { trust = .pinned(try PinnedKey(publicKey)) } catch {
             assertionFailure("splashgen: the pinned key does not read: \(error)")
             return nil
         }
-        let pixels: Manifest.Size
+        let pixels: ScreenSize
         #if canImport(UIKit)
         if let screen { pixels = screen } else { pixels = await screenPixels() }
         #else
@@ -79,10 +79,10 @@ public enum LaunchScreenUpdater {
     /// The screen's size in pixels as the OS sizes launch snapshots: bounds in points × `scale`
     /// (with Display Zoom, the zoomed screen). Not `nativeBounds`, the panel's pixels, which differ
     /// on the Plus models (1080×1920 against 1242×2208 rendered) and do not follow Display Zoom.
-    @MainActor public static func screenPixels() -> Manifest.Size {
+    @MainActor public static func screenPixels() -> ScreenSize {
         let screen = UIScreen.main
         let width = Int((screen.bounds.width * screen.scale).rounded()), height = Int((screen.bounds.height * screen.scale).rounded())
-        return Manifest.Size(width: min(width, height), height: max(width, height))
+        return ScreenSize(width: min(width, height), height: max(width, height))
     }
     #endif
 
