@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashApplier", "SplashSimulator"]),
         /** What every test target shares (scratch folders). */
         .target(name: "SplashTestSupport", path: "Tests/SplashTestSupport"),
-        .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat", "SplashTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
         .testTarget(
             name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier", "SplashTestSupport"], exclude: ["Fixtures"]),

@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 import Testing
 
 @testable import SplashFormat
@@ -24,13 +25,8 @@ import Testing
 
     /// The golden file's bytes, `nil` where a byte depends on the picture.
     static func golden() throws -> [UInt8?] {
-        let url = try #require(
-            Bundle.module.url(forResource: "launch-1179x2556-first-256-bytes", withExtension: "txt", subdirectory: "Fixtures/atx"))
-        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").flatMap { line in
-            line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map {
-                $0.split(separator: " ").map { $0 == "xx" ? nil : UInt8($0, radix: 16) }
-            } ?? []
-        }
+        try hexGolden(
+            try #require(Bundle.module.url(forResource: "launch-1179x2556-first-256-bytes", withExtension: "txt", subdirectory: "Fixtures/atx")))
     }
 
     @Test func theWriterLaysOutALaunchSnapshotByteForByteAsTheReferenceTableDoes() throws {

@@ -2,6 +2,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashTestSupport
 import Testing
 
 @testable import SplashSimulator
@@ -13,12 +14,7 @@ import Testing
     /// The first 256 bytes of an iPhone 15 launch snapshot, typed in from the reference's table (§3)
     /// in SplashFormatTests' fixtures; nil where a byte depends on the picture.
     static func goldenLaunchHead() throws -> [UInt8?] {
-        let url = Repo.root.appendingPathComponent("Tests/SplashFormatTests/Fixtures/atx/launch-1179x2556-first-256-bytes.txt")
-        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").flatMap { line in
-            line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map {
-                $0.split(separator: " ").map { $0 == "xx" ? nil : UInt8($0, radix: 16) }
-            } ?? []
-        }
+        try hexGolden(Repo.root.appendingPathComponent("Tests/SplashFormatTests/Fixtures/atx/launch-1179x2556-first-256-bytes.txt"))
     }
 
     @Test func theDefaultInstallCachesLaunchSnapshotsByteForByteInTheDeviceLayout() throws {
