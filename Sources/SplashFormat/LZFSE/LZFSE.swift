@@ -38,12 +38,12 @@
 // Bytes after the `bvx$` block are ignored, as Apple's decoder does.
 //
 // On Apple platforms (`canImport(Compression)`), `LZFSE.decompress` first
-// validates the block framing and the output size with the pure-Swift scanner,
-// then lets the Compression framework decode; if the framework does not
-// produce exactly the declared size, the pure-Swift decoder runs to report a
-// precise error. `LZFSE.compress` uses the framework's encoder there. On every
-// other platform, and in tests everywhere, the pure-Swift code is used
-// (`LZFSEDecoder`, `LZVNEncoder`).
+// validates the block framing and the output size with the pure-Swift framing
+// (LZFSEFraming.swift), then lets the Compression framework decode, and refuses
+// a stream it does not decode to exactly the declared size; `LZFSE.compress`
+// uses the framework's encoder. The pure-Swift decoders and encoder are not
+// compiled there. On every other platform they do the work (`LZFSEDecoder`,
+// `LZVNEncoder`), tested against Apple's reference implementation.
 
 import Foundation
 
@@ -57,6 +57,8 @@ public enum LZFSEError: Error, Equatable, Sendable, CustomStringConvertible {
     case badBlockMagic(offset: Int, found: UInt32)
     /// The stream declares (or would produce) more than `limit` output bytes.
     case outputLimitExceeded(limit: Int)
+    /// Apple's Compression framework did not decode the stream to the size its blocks declare.
+    case notDecodedBySystem
     /// The block at (or the opcode at) `offset` is internally inconsistent.
     case corruptBlock(offset: Int, reason: Reason)
 
@@ -121,6 +123,8 @@ public enum LZFSEError: Error, Equatable, Sendable, CustomStringConvertible {
             return "The LZFSE input has an unknown block magic 0x\(String(found, radix: 16)) at byte \(offset)."
         case .outputLimitExceeded(let limit):
             return "The LZFSE stream would decompress to more than the allowed \(limit) bytes."
+        case .notDecodedBySystem:
+            return "The Compression framework did not decode the LZFSE stream to the size its blocks declare."
         case .corruptBlock(let offset, let reason):
             return "The LZFSE block at byte \(offset) is corrupt: \(reason)."
         }
@@ -135,11 +139,12 @@ public enum LZFSE {
         let expected = try input.withUnsafeBufferPointer { (src) throws(LZFSEError) -> Int in
             try LZFSEDecoder.scan(src, limit: limit)
         }
-        if let out = SystemLZFSE.decode(input, expectedSize: expected) {
-            return out
-        }
-        #endif
+        guard expected > 0 else { return [] }
+        guard let out = SystemLZFSE.decode(input, expectedSize: expected) else { throw .notDecodedBySystem }
+        return out
+        #else
         return try LZFSEDecoder.decode(input, limit: limit)
+        #endif
     }
 
     /// ``decompress(_:limit:)`` into `Data`, with no second copy of the output off Apple platforms.
@@ -154,11 +159,16 @@ public enum LZFSE {
     /// Encodes bytes as an LZFSE stream the reference decoder reads.
     public static func compress(_ input: [UInt8]) -> [UInt8] {
         #if canImport(Compression)
-        if let out = SystemLZFSE.encode(input) {
-            return out
+        // The framework encodes every non-empty input; the empty one, and a failure, are stored.
+        if let out = SystemLZFSE.encode(input) { return out }
+        var stored: [UInt8] = []
+        if !input.isEmpty {
+            stored = Array("bvx-".utf8) + (0..<4).map { UInt8(input.count >> (8 * $0) & 0xFF) } + input
         }
-        #endif
+        return stored + Array("bvx$".utf8)
+        #else
         return LZVNEncoder.encode(input)
+        #endif
     }
 
     /// The magics of a stream's blocks in order, `bvx$` included, as far as the framing reads

@@ -1,3 +1,5 @@
+// Not compiled on Apple platforms, where the Compression framework does this work.
+#if !canImport(Compression)
 // Pure-Swift LZVN block decoder (the payload of `bvxn` blocks).
 //
 // Opcodes (first byte; L = literal length, M = match length, D = distance):
@@ -120,3 +122,4 @@ enum LZVNDecoder {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Not compiled on Apple platforms, where the Compression framework does this work.
+#if !canImport(Compression)
 // Pure-Swift LZVN encoder producing `bvxn` blocks inside an LZFSE stream.
 //
 // Greedy parser with a single-entry hash table over 4-byte sequences plus a
@@ -271,3 +273,4 @@ enum LZFSEWriter {
         }
     }
 }
+#endif
