@@ -225,7 +225,9 @@ public struct BundleFetcher: Sendable {
     /// fetcher reads, writes or deletes. The folder is excluded from iCloud backup: it can be fetched again.
     private func prepareFolder() throws(FetchError) {
         SnapshotApplier.excludeFromBackup(folder)
-        for url in [installed, previous, staging] { try refuseLink(url) }
+        // The serial kept beside bundle/ too: a link there would read as no serial, and let an old
+        // manifest back in.
+        for url in [installed, previous, staging, folder.appendingPathComponent("serial")] { try refuseLink(url) }
         let fm = FileManager.default
         if !fm.fileExists(atPath: installed.path), fm.fileExists(atPath: previous.path) {
             guard rename(previous.path, installed.path) == 0 else { throw .io(previous.path, String(cString: strerror(errno))) }

@@ -331,6 +331,22 @@ final class Flag: @unchecked Sendable {
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["precious.txt"])
     }
 
+    /// A link planted where the fetcher opens a file (its lock, the serial it keeps, the temporary
+    /// sibling of that serial) is refused, and the file it points at keeps its bytes: nothing is
+    /// opened through a link (`O_NOFOLLOW`). First principles, like the applier's twin test.
+    @Test(arguments: ["lock", "serial", "serial.splashgen-partial"])
+    func aLinkPlantedWhereTheFetcherOpensAFileIsRefusedAndItsTargetIsUntouched(_ name: String) async throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let folder = temporaryFolder("downloads")
+        let target = temporaryFolder("elsewhere").appendingPathComponent("precious")
+        let precious = Data("the user's own file".utf8)
+        try precious.write(to: target)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(name), withDestinationURL: target)
+        await #expect(throws: FetchError.self) { try await Season15.fetcher(server, "season", into: folder).fetch() }
+        #expect(try Data(contentsOf: target) == precious, "\(name): the link's target keeps its bytes")
+    }
+
     @Test func theHighestSerialIsRememberedOutsideTheBundleAndOtherAppearancesAreFetchedAnew() async throws {
         let server = try NginxServer()
         let tree = server.root.appendingPathComponent("season")
