@@ -25,10 +25,10 @@ public enum CacheFormat: String, Sendable {
         }
     }
 
-    /// The file the OS caches for `image`: ASTC 4×4 through astcenc (standing for the OS's encoder),
-    /// then this container.
-    func file(for image: RGBAImage) throws -> Data {
-        let blocks = try OSCodecs.astcBlocks(image)
+    /// The file the OS caches for `image`: ASTC 4×4 through astcenc (`encoder`, standing for the
+    /// OS's), then this container.
+    func file(for image: RGBAImage, encoder: OSCodecs.ASTCEncoder) throws -> Data {
+        let blocks = try encoder.blocks(image)
         let width = UInt32(image.width), height = UInt32(image.height)
         var out = OSBytes()
         switch self {

@@ -60,7 +60,7 @@ struct LaunchScreen {
     }
 
     /// The bytes the OS caches for a variant.
-    func render(_ variant: SpringBoardModel.Variant, black: Bool) throws -> Data {
-        try format.file(for: image(variant, black: black))
+    func render(_ variant: SpringBoardModel.Variant, black: Bool, encoder: OSCodecs.ASTCEncoder) throws -> Data {
+        try format.file(for: image(variant, black: black), encoder: encoder)
     }
 }

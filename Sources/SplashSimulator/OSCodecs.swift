@@ -8,10 +8,20 @@ import SplashFormat
 /// share nothing with splashgen's own codecs, so the OS model decodes what the generator wrote with
 /// code the generator did not use.
 enum OSCodecs {
-    /// ASTC 4×4 blocks of `image`, rows of blocks top first.
-    static func astcBlocks(_ image: RGBAImage) throws(SimulatorError) -> Data {
-        let codec = try context(decodeOnly: false)
-        defer { splash_astc_codec_free(codec) }
+    /// The OS's ASTC encoder for one render pass: one astcenc context (about 4 ms and 4 MB of tables
+    /// to make) for every image of the pass. Use from one thread.
+    final class ASTCEncoder {
+        private let codec: OpaquePointer
+
+        init() throws(SimulatorError) { codec = try OSCodecs.context(decodeOnly: false) }
+
+        deinit { splash_astc_codec_free(codec) }
+
+        /// ASTC 4×4 blocks of `image`, rows of blocks top first.
+        func blocks(_ image: RGBAImage) throws(SimulatorError) -> Data { try OSCodecs.astcBlocks(image, codec: codec) }
+    }
+
+    private static func astcBlocks(_ image: RGBAImage, codec: OpaquePointer) throws(SimulatorError) -> Data {
         var blocks = Data(count: splash_astc_block_bytes(UInt32(image.width), UInt32(image.height)))
         let count = blocks.count
         let status = blocks.withUnsafeMutableBytes { out in
@@ -40,7 +50,7 @@ enum OSCodecs {
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
-    private static func context(decodeOnly: Bool) throws(SimulatorError) -> OpaquePointer {
+    fileprivate static func context(decodeOnly: Bool) throws(SimulatorError) -> OpaquePointer {
         var made: OpaquePointer?
         // The fast preset: the OS renders on the phone, in a hurry.
         let status = splash_astc_codec_create(10, decodeOnly ? 1 : 0, &made)

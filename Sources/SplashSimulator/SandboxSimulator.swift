@@ -212,10 +212,11 @@ public struct SandboxSimulator {
         let folder = try snapshotFolder(model)
         let fm = FileManager.default
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        let encoder = try OSCodecs.ASTCEncoder()
         let scale = storyboard.screen.scale
         for variant in storyboard.variants where only == nil || only == variant {
             let name = "\(UUID().uuidString)@\(scale)x.ktx"
-            try storyboard.render(variant, black: model.blackRender).write(to: folder.appendingPathComponent(name))
+            try storyboard.render(variant, black: model.blackRender, encoder: encoder).write(to: folder.appendingPathComponent(name))
             model.variants[name] = variant
         }
         guard try os(model).major >= 13 else { return }
@@ -223,9 +224,9 @@ public struct SandboxSimulator {
         if !fm.fileExists(atPath: scene.path) {
             try fm.createDirectory(at: scene.appendingPathComponent("downscaled"), withIntermediateDirectories: true)
             let first = storyboard.variants[0]
-            let full = try storyboard.format.file(for: storyboard.image(first, black: false))
+            let full = try storyboard.format.file(for: storyboard.image(first, black: false), encoder: encoder)
             try full.write(to: scene.appendingPathComponent("\(UUID().uuidString)@\(scale)x.ktx"))
-            let small = try storyboard.format.file(for: storyboard.image(first, black: false, scale: 1))
+            let small = try storyboard.format.file(for: storyboard.image(first, black: false, scale: 1), encoder: encoder)
             try small.write(to: scene.appendingPathComponent("downscaled/\(UUID().uuidString)@1x.ktx"))
         }
     }

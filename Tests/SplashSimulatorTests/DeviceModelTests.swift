@@ -57,7 +57,7 @@ import Testing
     /// is thrown away (and the launch screen rendered again).
     @Test func theOSRefusesAnATXLayoutItDoesNotWrite() throws {
         let launch = try LaunchScreen(campaignAt: Repo.campaign("default.yaml"), device: "iPhone 8", ios: try #require(OSVersion("17.0")))
-        let good = [UInt8](try launch.render(portraitLight, black: false))
+        let good = [UInt8](try launch.render(portraitLight, black: false, encoder: OSCodecs.ASTCEncoder()))
         let size = (width: 750, height: 1334)
         #expect(throws: Never.self) { try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: size).get() }
         // Depth 0, as the eleven-word reading of forensic tools assumed (word 8, bytes 48–51).
