@@ -65,7 +65,7 @@ let package = Package(
         /** What every test target shares (scratch folders). */
         .target(name: "SplashTestSupport", path: "Tests/SplashTestSupport"),
         .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat", "SplashTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier"]),
+        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier", "SplashTestSupport"]),
         .testTarget(
             name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier", "SplashTestSupport"], exclude: ["Fixtures"]),
         .testTarget(

@@ -21,13 +21,8 @@ protocol ApplierFileSystem: Sendable {
     /// Creates a folder and its parents.
     func makeFolder(_ url: URL) throws(ApplierError)
     /// Flushes a file written with `flush: false` to stable storage. It changes nothing a kill
-    /// could see (only what survives a power cut), so a fault-injecting file system may leave it to
-    /// the default, the real flush.
+    /// could see (only what survives a power cut), so a fault-injecting file system may pass it on.
     func flush(_ url: URL) throws(ApplierError)
-}
-
-extension ApplierFileSystem {
-    func flush(_ url: URL) throws(ApplierError) { try POSIXFileSystem().flush(url) }
 }
 
 extension ApplierFileSystem {
@@ -48,12 +43,21 @@ enum ApplierFileSystemPartial {
 }
 
 /// The real file system, through POSIX calls (`F_FULLFSYNC` on Apple platforms, where `fsync`
-/// alone does not reach the disk). Every open refuses a symbolic link in the last place of its path
-/// (`O_NOFOLLOW`; the folders above are checked by ``ApplierPaths/checkNoLinks(_:)``), a call cut
-/// short by a signal (`EINTR`) is made again, and a folder that cannot be synced is an error.
+/// alone does not reach the disk), below one root folder: the container for the applier, the
+/// downloads folder for the fetcher. Every path is reached from the root one folder descriptor at a
+/// time (``ContainedFolder``): `openat`, `renameat`, `mkdirat` and `unlinkat` with `O_NOFOLLOW`, so
+/// a symbolic link anywhere below the root is refused, and one swapped in after a check redirects
+/// nothing. A call cut short by a signal (`EINTR`) is made again, and a folder that cannot be synced
+/// is an error.
 struct POSIXFileSystem: ApplierFileSystem {
+    let folder: ContainedFolder
+
+    init(root: URL) {
+        folder = ContainedFolder(root)
+    }
+
     func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
-        let fd = Self.retrying { open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o644) }
+        let fd = try inParent(of: url) { parent, name in Self.retrying { openat(parent, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644) } }
         guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
         defer { close(fd) }
         let written = data.withUnsafeBytes { buffer -> Bool in
@@ -70,32 +74,60 @@ struct POSIXFileSystem: ApplierFileSystem {
     }
 
     func rename(_ source: URL, to target: URL) throws(ApplierError) {
-        guard posixRename(source.path, target.path) == 0 else { throw .io(target.path, Self.errnoText()) }
+        let code = try inParent(of: source) { from, fromName throws(ApplierError) in
+            try inParent(of: target) { to, toName in renameat(from, fromName, to, toName) == 0 ? 0 : errno }
+        }
+        guard code == 0 else { throw .io(target.path, String(cString: strerror(code))) }
     }
 
     func flush(_ url: URL) throws(ApplierError) {
-        let fd = Self.retrying { open(url.path, O_RDONLY | O_NOFOLLOW) }
+        let fd = try inParent(of: url) { parent, name in Self.retrying { openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } }
         guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
         defer { close(fd) }
         guard Self.flush(fd) else { throw .io(url.path, Self.errnoText()) }
     }
 
     func syncFolder(_ url: URL) throws(ApplierError) {
-        let dir = Self.retrying { open(url.path, O_RDONLY | O_NOFOLLOW | O_DIRECTORY) }
-        guard dir >= 0 else { throw .io(url.path, Self.errnoText()) }
+        let dir = try reach(url) { () throws(ContainedFolder.Failure) in try folder.openFolder(url) }
         defer { close(dir) }
         guard Self.flush(dir) else { throw .io(url.path, "the folder could not be synced: " + Self.errnoText()) }
     }
 
     func remove(_ url: URL) throws(ApplierError) {
-        do { try FileManager.default.removeItem(at: url) } catch CocoaError.fileNoSuchFile {} catch {
-            throw .io(url.path, (error as NSError).localizedDescription)
-        }
+        // A folder above that is missing means the path is missing too: fine.
+        let code = try inParent(of: url, ifMissing: 0) { parent, name in ContainedFolder.remove(name, in: parent) }
+        guard code == 0 else { throw .io(url.path, String(cString: strerror(code))) }
     }
 
     func makeFolder(_ url: URL) throws(ApplierError) {
-        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-            throw .io(url.path, (error as NSError).localizedDescription)
+        close(try reach(url) { () throws(ContainedFolder.Failure) in try folder.openFolder(url, creating: true) })
+    }
+
+    /// The value of `body` given the folder `url` is in (reached from the root) and its name;
+    /// `ifMissing`, when given, if a folder above is missing.
+    func inParent<Value>(
+        of url: URL, ifMissing: Value? = nil, _ body: (Int32, String) throws(ApplierError) -> Value
+    ) throws(ApplierError) -> Value {
+        let (parent, name): (Int32, String)
+        do { (parent, name) = try folder.openParent(of: url) } catch {
+            if case .failed(_, ENOENT) = error, let ifMissing { return ifMissing }
+            throw Self.applierError(error, root: folder.root)
+        }
+        defer { close(parent) }
+        return try body(parent, name)
+    }
+
+    /// `walk`'s value; its failure as the applier's error.
+    private func reach<Value>(_ url: URL, _ walk: () throws(ContainedFolder.Failure) -> Value) throws(ApplierError) -> Value {
+        do { return try walk() } catch { throw Self.applierError(error, root: folder.root) }
+    }
+
+    /// A walk's failure as the applier's error: a link named as one.
+    static func applierError(_ failure: ContainedFolder.Failure, root: URL) -> ApplierError {
+        switch failure {
+        case .link(let path): return .symbolicLink(path)
+        case .outside(let path): return .io(path, "outside \(root.path), where every change is made")
+        case .failed(let path, let code): return .io(root.appendingPathComponent(path).path, String(cString: strerror(code)))
         }
     }
 
@@ -107,11 +139,7 @@ struct POSIXFileSystem: ApplierFileSystem {
     }
 
     /// The result of `call`, made again while a signal cuts it short (`EINTR`).
-    static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result {
-        var result = call()
-        while result < 0, errno == EINTR { result = call() }
-        return result
-    }
+    static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result { ContainedFolder.retrying(call) }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
 }
@@ -121,8 +149,8 @@ struct POSIXFileSystem: ApplierFileSystem {
 final class ApplierLock: @unchecked Sendable {  // its descriptor never changes
     private let fd: Int32
 
-    init(at url: URL, timeout: TimeInterval) throws(ApplierError) {
-        fd = POSIXFileSystem.retrying { open(url.path, O_RDWR | O_CREAT | O_NOFOLLOW, 0o644) }
+    init(at url: URL, in files: POSIXFileSystem, timeout: TimeInterval) throws(ApplierError) {
+        fd = try files.inParent(of: url) { parent, name in POSIXFileSystem.retrying { openat(parent, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) } }
         guard fd >= 0 else { throw .io(url.path, POSIXFileSystem.errnoText()) }
         let deadline = DispatchTime.now() + max(0, timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -142,4 +170,3 @@ final class ApplierLock: @unchecked Sendable {  // its descriptor never changes
 
 // The C functions, named apart from the methods above that shadow them.
 private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
-private func posixRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }

@@ -57,19 +57,31 @@ struct ApplierPaths: Sendable {
     /// The state file.
     var stateURL: URL { url(Self.support + "/state.json") }
 
+    /// The container, as every file below it is reached: one folder descriptor at a time.
+    var contained: ContainedFolder { ContainedFolder(container) }
+
     /// Refuses the path if any component from the container down to it is a symbolic link;
     /// returns whether the whole path exists.
     @discardableResult
     func checkNoLinks(_ relative: String) throws(ApplierError) -> Bool {
-        var current = container
-        for component in relative.split(separator: "/") {
-            current = current.appendingPathComponent(String(component))
-            var info = stat()
-            guard lstat(current.path, &info) == 0 else { return false }
-            if info.st_mode & S_IFMT == S_IFLNK {
-                throw .symbolicLink(String(current.path.dropFirst(container.path.count + 1)))
-            }
-        }
-        return true
+        let info: stat?
+        do { info = try contained.status(of: url(relative)) } catch { throw POSIXFileSystem.applierError(error, root: container) }
+        if let info, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(relative) }
+        return info != nil
+    }
+
+    /// A container file of at most `limit` bytes (``readBounded(_:limit:within:)``), no link followed.
+    func read(_ url: URL, limit: Int = ReadLimits.snapshotBytes) -> Data? {
+        readBounded(url, limit: limit, within: contained)
+    }
+
+    /// What is at a container path, no link followed (nil when nothing is, or it cannot be reached).
+    func status(_ url: URL) -> stat? {
+        (try? contained.status(of: url)) ?? nil
+    }
+
+    /// The names in a container folder, no link followed on the way (empty when it is missing).
+    func names(in url: URL) -> [String] {
+        ((try? contained.names(in: url)) ?? nil) ?? []
     }
 }

@@ -63,8 +63,8 @@ struct ApplierState: Codable, Equatable {
 
     /// The state file for `paths`, or nil with the reason it cannot be trusted (nil reason: none yet).
     static func load(_ paths: ApplierPaths) -> (state: ApplierState?, problem: String?) {
-        guard FileManager.default.fileExists(atPath: paths.stateURL.path) else { return (nil, nil) }
-        guard let data = readBounded(paths.stateURL, limit: ReadLimits.stateBytes) else {
+        guard paths.status(paths.stateURL) != nil else { return (nil, nil) }
+        guard let data = paths.read(paths.stateURL, limit: ReadLimits.stateBytes) else {
             return (nil, "state.json is not a regular file of at most \(ReadLimits.stateBytes) bytes")
         }
         let decoder = JSONDecoder()
@@ -82,7 +82,8 @@ struct ApplierState: Codable, Equatable {
     static func savedBundleID(in container: URL) -> String? {
         let url = container.appendingPathComponent(ApplierPaths.support + "/state.json")
         struct Probe: Decodable { var bundleID: String }
-        guard let data = readBounded(url, limit: ReadLimits.stateBytes), let probe = try? JSONDecoder().decode(Probe.self, from: data),
+        guard let data = readBounded(url, limit: ReadLimits.stateBytes, within: ContainedFolder(container)),
+            let probe = try? JSONDecoder().decode(Probe.self, from: data),
             ApplierPaths.isBundleIdentifier(probe.bundleID)
         else { return nil }
         return probe.bundleID

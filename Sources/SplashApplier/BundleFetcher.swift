@@ -51,7 +51,7 @@ public struct BundleFetcher: Sendable {
     /// The bundle to give the applier: the installed one, or, in the instant between an install's two
     /// renames, the one it replaces; nil before any fetch has completed.
     public var current: URL? {
-        [installed, previous].first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.json").path) }
+        [installed, previous].first { exists($0.appendingPathComponent("manifest.json")) }
     }
     private var staging: URL { folder.appendingPathComponent("staging") }
     private var previous: URL { folder.appendingPathComponent("bundle.old") }
@@ -68,12 +68,18 @@ public struct BundleFetcher: Sendable {
     }
 
     private func run() async throws(FetchError) -> FetchReport {
-        try makeFolder(folder)
-        try refuseLink(folder)
+        // The folder itself is the app's to name; everything below it is reached from it, no link followed.
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw .io(folder.path, (error as NSError).localizedDescription)
+        }
+        var info = stat()
+        if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .io(folder.path, "is a symbolic link; the fetcher follows none") }
         // One fetch at a time per folder (the app's launch and a background refresh may overlap).
         let lock: ApplierLock
-        let (lockURL, timeout) = (folder.appendingPathComponent("lock"), timeout)
-        do throws(ApplierError) { lock = try await BlockingWork.run { () throws(ApplierError) in try ApplierLock(at: lockURL, timeout: timeout) } } catch {
+        let (lockURL, timeout, files) = (folder.appendingPathComponent("lock"), timeout, files)
+        do throws(ApplierError) {
+            lock = try await BlockingWork.run { () throws(ApplierError) in try ApplierLock(at: lockURL, in: files, timeout: timeout) }
+        } catch {
             throw .busy(folder.path)
         }
         defer { withExtendedLifetime(lock) {} }
@@ -114,7 +120,7 @@ public struct BundleFetcher: Sendable {
         }
         if needed.isEmpty, !manifest.campaigns.isEmpty { report.campaignsWithoutThisScreen = manifest.campaigns.map(\.id) }
         let installedObjects = installed.appendingPathComponent("objects")
-        if unchanged, needed.values.allSatisfy({ Self.sizeOf(installedObjects.appendingPathComponent($0.object)) == $0.bytes }) {
+        if unchanged, needed.values.allSatisfy({ sizeOf(installedObjects.appendingPathComponent($0.object)) == $0.bytes }) {
             if etag != current?.etag { try await writeFile(Data((etag ?? "").utf8), to: installed.appendingPathComponent("etag")) }
             report.notModified = true
             return report
@@ -125,11 +131,11 @@ public struct BundleFetcher: Sendable {
         try refuseLink(stagedObjects)
         for (name, snapshot) in needed.sorted(by: { $0.key < $1.key }) {
             let target = stagedObjects.appendingPathComponent(name)
-            if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes)) == nil {
+            if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes, within: files.folder)) == nil {
                 report.objectsKept += 1
                 continue
             }
-            if let data = readBounded(installedObjects.appendingPathComponent(name), limit: snapshot.bytes),
+            if let data = readBounded(installedObjects.appendingPathComponent(name), limit: snapshot.bytes, within: files.folder),
                 SnapshotBundle.check(snapshot, data: data) == nil
             {
                 try await writeFile(data, to: target)
@@ -152,7 +158,7 @@ public struct BundleFetcher: Sendable {
 
         // Complete: only what this bundle names stays; the manifest goes in last, the staging folder
         // replaces the bundle, then the serial is recorded.
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: stagedObjects.path)) ?? []
+        for entry in ((try? files.folder.names(in: stagedObjects)) ?? nil) ?? []
         where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
             try remove(stagedObjects.appendingPathComponent(entry))
         }
@@ -207,18 +213,20 @@ public struct BundleFetcher: Sendable {
 
     /// The installed bundle, when one is installed and its manifest reads.
     private func heldBundle() -> Held? {
-        guard let data = readBounded(installed.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes),
+        guard let data = readBounded(installed.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes, within: files.folder),
             let manifest = try? Manifest.decode(from: data)
         else { return nil }
         func text(_ name: String) -> String? {
-            readBounded(installed.appendingPathComponent(name), limit: 4096).map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
+            readBounded(installed.appendingPathComponent(name), limit: 4096, within: files.folder).map { String(decoding: $0, as: UTF8.self) }.flatMap {
+                $0.isEmpty ? nil : $0
+            }
         }
         return Held(manifest: manifest, data: data, etag: text("etag"), signature: text(BundleSignature.fileName), fetchedFor: text("fetched-for") ?? "")
     }
 
     /// The highest serial installed here so far (0 before the first).
     private func highWater() -> Int {
-        readBounded(folder.appendingPathComponent("serial"), limit: 64).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+        readBounded(folder.appendingPathComponent("serial"), limit: 64, within: files.folder).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
     }
 
     /// Finishes an install a kill interrupted between its two renames, and refuses links where the
@@ -228,13 +236,9 @@ public struct BundleFetcher: Sendable {
         // The serial kept beside bundle/ too: a link there would read as no serial, and let an old
         // manifest back in.
         for url in [installed, previous, staging, folder.appendingPathComponent("serial")] { try refuseLink(url) }
-        let fm = FileManager.default
-        if !fm.fileExists(atPath: installed.path), fm.fileExists(atPath: previous.path) {
-            guard rename(previous.path, installed.path) == 0 else { throw .io(previous.path, String(cString: strerror(errno))) }
-        }
-        if fm.fileExists(atPath: previous.path) { try remove(previous) }
-        var isFolder: ObjCBool = false
-        if fm.fileExists(atPath: staging.path, isDirectory: &isFolder), !isFolder.boolValue { try remove(staging) }
+        if !exists(installed), exists(previous) { try rename(previous, to: installed) }
+        if exists(previous) { try remove(previous) }
+        if let info = status(staging), info.st_mode & S_IFMT != S_IFDIR { try remove(staging) }
         for url in [installed.appendingPathComponent("objects"), staging.appendingPathComponent("objects")] { try refuseLink(url) }
     }
 
@@ -243,34 +247,43 @@ public struct BundleFetcher: Sendable {
     private func install() throws(FetchError) {
         try syncFolder(staging.appendingPathComponent("objects"))
         try syncFolder(staging)
-        if FileManager.default.fileExists(atPath: installed.path) {
-            guard rename(installed.path, previous.path) == 0 else { throw .io(installed.path, String(cString: strerror(errno))) }
-        }
-        guard rename(staging.path, installed.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            _ = rename(previous.path, installed.path)
-            throw .io(staging.path, reason)
+        if exists(installed) { try rename(installed, to: previous) }
+        do { try rename(staging, to: installed) } catch {
+            try? rename(previous, to: installed)
+            throw error
         }
         try syncFolder(folder)
         try remove(previous)
     }
 
-    /// Throws when `url` is a symbolic link: the fetcher follows none.
+    /// Throws when `url`, or a folder between the fetcher's folder and it, is a symbolic link: the
+    /// fetcher follows none.
     private func refuseLink(_ url: URL) throws(FetchError) {
-        var info = stat()
-        if lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .io(url.path, "is a symbolic link; the fetcher follows none") }
+        let refusal = "is a symbolic link; the fetcher follows none"
+        let info: stat?
+        do { info = try files.folder.status(of: url) } catch {
+            if case .link(let path) = error { throw .io(folder.appendingPathComponent(path).path, refusal) }
+            throw .io(url.path, error.description)
+        }
+        if let info, info.st_mode & S_IFMT == S_IFLNK { throw .io(url.path, refusal) }
+    }
+
+    /// What is at `url`, links not followed (nil when nothing is, or it cannot be reached).
+    private func status(_ url: URL) -> stat? { (try? files.folder.status(of: url)) ?? nil }
+
+    private func exists(_ url: URL) -> Bool { status(url) != nil }
+
+    /// The size of a regular file (links not followed), or nil.
+    private func sizeOf(_ url: URL) -> Int? {
+        status(url).flatMap { $0.st_mode & S_IFMT == S_IFREG ? Int($0.st_size) : nil }
     }
 
     private func remove(_ url: URL) throws(FetchError) {
-        guard FileManager.default.fileExists(atPath: url.path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil else { return }
-        do { try FileManager.default.removeItem(at: url) } catch { throw .io(url.path, (error as NSError).localizedDescription) }
+        do throws(ApplierError) { try files.remove(url) } catch { throw .io(url.path, error.description) }
     }
 
-    /// The size of a regular file (links not followed), or nil.
-    private static func sizeOf(_ url: URL) -> Int? {
-        var info = stat()
-        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        return Int(info.st_size)
+    private func rename(_ source: URL, to target: URL) throws(FetchError) {
+        do throws(ApplierError) { try files.rename(source, to: target) } catch { throw .io(source.path, error.description) }
     }
 
     private func get(_ path: String, limit: Int, etag: String?, report: inout FetchReport) async throws(FetchError) -> BoundedGET.Response {
@@ -320,7 +333,8 @@ public struct BundleFetcher: Sendable {
         do throws(ApplierError) { try files.syncFolder(url) } catch { throw .io(url.path, error.description) }
     }
 
-    private var files: POSIXFileSystem { POSIXFileSystem() }
+    /// Every change below ``folder``, reached from it one folder descriptor at a time.
+    private var files: POSIXFileSystem { POSIXFileSystem(root: folder) }
 }
 
 /// What a fetch did.

@@ -39,18 +39,16 @@ struct CacheSurvey {
         folderExists = try paths.checkNoLinks(paths.folder)
         editingFolderExists = try paths.checkNoLinks(paths.editingFolder)
         clearingFolderExists = try paths.checkNoLinks(paths.clearingFolder)
-        names = folderExists ? Self.snapshotNames(in: paths.folderURL) : []
+        names = folderExists ? Self.snapshotNames(in: paths.folderURL, of: paths) : []
     }
 
     /// The launch snapshot files of a folder, sorted: regular files with an extension the OS reads.
     /// Sub-folders (`downscaled/`), links and the applier's own partial files are not snapshots.
-    static func snapshotNames(in folder: URL) -> [String] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return entries.sorted().filter { entry in
+    static func snapshotNames(in folder: URL, of paths: ApplierPaths) -> [String] {
+        paths.names(in: folder).sorted().filter { entry in
             let url = folder.appendingPathComponent(entry)
             guard ApplierState.isFileName(entry), ["ktx", "png", "jpeg", "jpg"].contains(url.pathExtension.lowercased()) else { return false }
-            var info = stat()
-            return lstat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            return paths.status(url).map { $0.st_mode & S_IFMT == S_IFREG } ?? false
         }
     }
 
@@ -66,7 +64,7 @@ struct CacheSurvey {
         // again one at a time and classified together (one decoder context for all).
         var originals: [(name: String, hash: String)] = []
         for name in names {
-            guard let data = readBounded(paths.folderURL.appendingPathComponent(name), limit: ReadLimits.snapshotBytes) else {
+            guard let data = paths.read(paths.folderURL.appendingPathComponent(name)) else {
                 result.unreadable.append(name)
                 continue
             }
@@ -76,7 +74,7 @@ struct CacheSurvey {
                 var carried = record
                 carried.pending = nil
                 result.state.files[name] = carried
-                if let copy = readBounded(paths.url(trusted.backup).appendingPathComponent(name), limit: ReadLimits.snapshotBytes),
+                if let copy = paths.read(paths.url(trusted.backup).appendingPathComponent(name)),
                     sha256Hex(copy) == record.original
                 {
                     result.originals[name] = BackupSource(path: trusted.backup + "/" + name, hash: record.original)
@@ -87,7 +85,7 @@ struct CacheSurvey {
             }
             // With no trusted record: a backup of this key that differs from the file means the file
             // is a replacement and the backup its original (the state was lost, damaged or cut short).
-            if trusted?.files[name] == nil, let copy = readBounded(paths.url(backup).appendingPathComponent(name), limit: ReadLimits.snapshotBytes),
+            if trusted?.files[name] == nil, let copy = paths.read(paths.url(backup).appendingPathComponent(name)),
                 sha256Hex(copy) != hash, let size = try? SnapshotHeader.pixelSize(of: copy)
             {
                 let old = classifier.classify(name, copy)
@@ -111,7 +109,7 @@ struct CacheSurvey {
         // A file that changed since it was hashed is classified as it is now; its backup, checked
         // against the hash, then stops the run before anything is replaced.
         var results = classifier.classify(originals.map(\.name)) { index in
-            readBounded(paths.folderURL.appendingPathComponent(originals[index].name), limit: ReadLimits.snapshotBytes)
+            paths.read(paths.folderURL.appendingPathComponent(originals[index].name))
         }
         classifier.settleGuesses(&results)
         for (name, hash) in originals {

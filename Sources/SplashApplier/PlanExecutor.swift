@@ -70,7 +70,7 @@ struct PlanExecutor {
             try fs.makeFolder(backup)
             for name in plan.backups.keys.sorted() {
                 guard let source = plan.backups[name] else { continue }
-                guard let data = readBounded(paths.url(source.path), limit: ReadLimits.snapshotBytes), sha256Hex(data) == source.hash else {
+                guard let data = paths.read(paths.url(source.path)), sha256Hex(data) == source.hash else {
                     throw .io(source.path, "changed while the applier was backing it up; nothing was replaced, the next run starts again")
                 }
                 try fs.replace(backup.appendingPathComponent(name), with: data)
@@ -92,7 +92,7 @@ struct PlanExecutor {
                 try fs.rename(paths.folderURL, to: working)
                 try fs.syncFolder(working.deletingLastPathComponent())
             }
-            for entry in (try? FileManager.default.contentsOfDirectory(atPath: working.path)) ?? [] where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
+            for entry in paths.names(in: working) where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
                 try fs.remove(working.appendingPathComponent(entry))
             }
             // Nothing unflushed is renamed into place.
@@ -104,7 +104,7 @@ struct PlanExecutor {
                 if change.snapshot != nil {
                     // Replacing the original: only with a verified backup of it behind.
                     if record.current == record.original, !backupHolds(record.original, at: backup.appendingPathComponent(change.name)) {
-                        guard let now = readBounded(file, limit: ReadLimits.snapshotBytes), sha256Hex(now) == record.original else {
+                        guard let now = paths.read(file), sha256Hex(now) == record.original else {
                             problems.append(
                                 .init(.originalLost, file: change.name, "no verified backup of the original, and the file no longer holds it; left as it is"))
                             record.pending = nil
@@ -117,7 +117,7 @@ struct PlanExecutor {
                     guard let source = staged[change.name] else { throw .io(file.path, "its replacement was not staged") }
                     try fs.rename(source, to: file)
                 } else {
-                    guard let copy = readBounded(backup.appendingPathComponent(change.name), limit: ReadLimits.snapshotBytes),
+                    guard let copy = paths.read(backup.appendingPathComponent(change.name)),
                         sha256Hex(copy) == record.original
                     else {
                         problems.append(
@@ -215,8 +215,11 @@ struct PlanExecutor {
     /// size of a regular file, never through a link. Returns the byte count.
     private static func read(_ snapshot: Manifest.Snapshot, of bundle: SnapshotBundle, into buffer: inout Data) -> Result<Int, BundleProblem> {
         guard isObjectName(snapshot.object) else { return .failure(.notAnObjectName(snapshot.object)) }
+        // `objects/` and the file are opened from the bundle's folder, neither through a link.
         let url = bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
-        let fd = open(url.path, O_RDONLY | O_NOFOLLOW)
+        guard let (objects, name) = try? ContainedFolder(bundle.root).openParent(of: url) else { return .failure(.missingObject(snapshot.object)) }
+        let fd = ContainedFolder.retrying { openat(objects, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        close(objects)
         guard fd >= 0 else { return .failure(.missingObject(snapshot.object)) }
         defer { close(fd) }
         var info = stat()
@@ -235,7 +238,7 @@ struct PlanExecutor {
 
     /// Whether the backup file exists and hashes to `original`.
     private func backupHolds(_ original: String, at url: URL) -> Bool {
-        readBounded(url, limit: ReadLimits.snapshotBytes).map { sha256Hex($0) == original } ?? false
+        paths.read(url).map { sha256Hex($0) == original } ?? false
     }
 
     private func writeState(_ state: ApplierState) throws(ApplierError) {

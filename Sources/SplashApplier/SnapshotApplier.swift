@@ -36,8 +36,10 @@ public struct SnapshotApplier: Sendable {
     public var appBundleID: String?
     /// How long to wait for another applier working on the same container.
     public var lockTimeout: TimeInterval = 10
-    /// Where every change goes (a fault-injecting one in tests).
-    var fileSystem: any ApplierFileSystem = POSIXFileSystem()
+    /// Where every change goes (a fault-injecting one in tests); nil: the real one, below the container.
+    var fileSystem: (any ApplierFileSystem)?
+    /// The file system every change of a run goes through.
+    private var files: any ApplierFileSystem { fileSystem ?? POSIXFileSystem(root: container) }
 
     /// Makes an applier for one container.
     public init(
@@ -88,9 +90,9 @@ public struct SnapshotApplier: Sendable {
         var lock: ApplierLock?
         if mode != .status {
             try paths.checkNoLinks(ApplierPaths.support)
-            try fileSystem.makeFolder(paths.url(ApplierPaths.support))
+            try files.makeFolder(paths.url(ApplierPaths.support))
             Self.excludeFromBackup(paths.url(ApplierPaths.support))
-            lock = try ApplierLock(at: paths.url(ApplierPaths.support + "/lock"), timeout: lockTimeout)
+            lock = try ApplierLock(at: paths.url(ApplierPaths.support + "/lock"), in: POSIXFileSystem(root: container), timeout: lockTimeout)
         }
         defer { withExtendedLifetime(lock) {} }
 
@@ -143,7 +145,7 @@ public struct SnapshotApplier: Sendable {
                 plan.state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
                 noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems)
         }
-        let executor = PlanExecutor(paths: paths, fs: fileSystem, bundle: try target.open(), moveFolder: osVersion.major < 13)
+        let executor = PlanExecutor(paths: paths, fs: files, bundle: try target.open(), moveFolder: osVersion.major < 13)
         let (final, met) = try executor.run(plan, before: found.state, previousBackup: survey.saved?.backup) { settled in
             settled.campaign = campaign?.id
             settled.settledAt = now
@@ -223,13 +225,13 @@ public struct SnapshotApplier: Sendable {
         guard survey.editingFolderExists || survey.clearingFolderExists else { return }
         if survey.editingFolderExists {
             if survey.folderExists {
-                try fileSystem.remove(paths.url(paths.editingFolder))
+                try files.remove(paths.url(paths.editingFolder))
             } else {
-                try fileSystem.rename(paths.url(paths.editingFolder), to: paths.folderURL)
-                try fileSystem.syncFolder(paths.folderURL.deletingLastPathComponent())
+                try files.rename(paths.url(paths.editingFolder), to: paths.folderURL)
+                try files.syncFolder(paths.folderURL.deletingLastPathComponent())
             }
         }
-        if survey.clearingFolderExists { try fileSystem.remove(paths.url(paths.clearingFolder)) }
+        if survey.clearingFolderExists { try files.remove(paths.url(paths.clearingFolder)) }
         survey = try CacheSurvey(paths: paths)
     }
 
@@ -252,7 +254,7 @@ public struct SnapshotApplier: Sendable {
             var state = saved
             state.folderMoved = nil  // any move was finished or undone before the records are read
             for (name, record) in saved.files where record.pending != nil {
-                if let data = readBounded(survey.paths.folderURL.appendingPathComponent(name), limit: ReadLimits.snapshotBytes) {
+                if let data = survey.paths.read(survey.paths.folderURL.appendingPathComponent(name)) {
                     state.files[name]?.current = sha256Hex(data)
                 }
                 state.files[name]?.pending = nil
@@ -284,7 +286,7 @@ public struct SnapshotApplier: Sendable {
     private func installedBundleID() -> String? {
         let root = container.appendingPathComponent((osVersion.snapshotFolder(bundleID: "x.y") as NSString).deletingLastPathComponent)
         let suffix = osVersion.major >= 13 ? " - {DEFAULT GROUP}" : ""
-        let ids = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).compactMap { entry -> String? in
+        let ids = (((try? ContainedFolder(container).names(in: root)) ?? nil) ?? []).compactMap { entry -> String? in
             guard entry.hasSuffix(suffix), !entry.hasSuffix(".splashgen-editing"), !entry.hasSuffix(".splashgen-clearing") else { return nil }
             let id = String(entry.dropLast(suffix.count))
             return ApplierPaths.isBundleIdentifier(id) ? id : nil

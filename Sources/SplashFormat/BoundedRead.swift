@@ -9,11 +9,19 @@ import Darwin
 /// Reads a regular file of at most `limit` bytes; nil when it is missing, larger, a link or not a
 /// regular file. The size is checked before a byte is read, so a 2 GiB file costs nothing; the
 /// file opened (`O_NOFOLLOW`) must be the one checked, so a link swapped in between is refused.
-public func readBounded(_ url: URL, limit: Int) -> Data? {
-    var info = stat()
-    guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= limit else { return nil }
-    var fd = open(url.path, O_RDONLY | O_NOFOLLOW)
-    while fd < 0, errno == EINTR { fd = open(url.path, O_RDONLY | O_NOFOLLOW) }
+/// Given `within`, every folder from there down is reached by descriptor and none may be a link
+/// (``ContainedFolder``); otherwise only the file's own name is refused as a link.
+public func readBounded(_ url: URL, limit: Int, within folder: ContainedFolder? = nil) -> Data? {
+    guard let folder else { return readBounded(url.path, in: AT_FDCWD, limit: limit) }
+    guard let (parent, name) = try? folder.openParent(of: url) else { return nil }
+    defer { close(parent) }
+    return readBounded(name, in: parent, limit: limit)
+}
+
+/// ``readBounded(_:limit:within:)`` of `name` in the folder `parent` (a path when it is `AT_FDCWD`).
+private func readBounded(_ name: String, in parent: Int32, limit: Int) -> Data? {
+    guard let info = ContainedFolder.status(parent, name), info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= limit else { return nil }
+    let fd = ContainedFolder.retrying { openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var opened = stat()

@@ -12,10 +12,11 @@ import Testing
 final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
     private let lock = NSLock()
     private var remaining: Int
-    private let real = POSIXFileSystem()
+    private let real: POSIXFileSystem
 
-    init(failAfter operations: Int) {
+    init(failAfter operations: Int, container: URL) {
         remaining = operations
+        real = POSIXFileSystem(root: container)
     }
 
     /// What the run is stopped with, as a kill would stop it (an error of the library's own kind, so
@@ -38,6 +39,8 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
     func syncFolder(_ url: URL) throws(ApplierError) { try step(); try real.syncFolder(url) }
     func remove(_ url: URL) throws(ApplierError) { try step(); try real.remove(url) }
     func makeFolder(_ url: URL) throws(ApplierError) { try step(); try real.makeFolder(url) }
+    /// Changes nothing a kill could see (only what survives a power cut): not a step.
+    func flush(_ url: URL) throws(ApplierError) { try real.flush(url) }
 }
 
 /// Every scenario × a kill at every file operation: after each, the next run ends in exactly the
@@ -126,7 +129,7 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
         for n in 0..<400 {
             let sim = try Self.copy(installed)
             var killed = try Self.applier(sim, now: scenario.now)
-            let faults = FaultInjectingFileSystem(failAfter: n)
+            let faults = FaultInjectingFileSystem(failAfter: n, container: sim.container)
             killed.fileSystem = faults
             do {
                 _ = try scenario.run(killed)

@@ -15,7 +15,11 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
     }
     private let lock = NSLock()
     private var log: [Operation] = []
-    private let real = POSIXFileSystem()
+    private let real: POSIXFileSystem
+
+    init(container: URL) {
+        real = POSIXFileSystem(root: container)
+    }
 
     var operations: [Operation] { lock.withLock { log } }
     private func note(_ operation: Operation) { lock.withLock { log.append(operation) } }
@@ -68,7 +72,7 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
         try flipLastByte(of: bundle.appendingPathComponent("objects/" + order[3].object))
         let tree = try sim.snapshotTree()
         let state = try? Data(contentsOf: sim.container.appendingPathComponent(Self.support + "/state.json"))
-        let recorder = RecordingFileSystem()
+        let recorder = RecordingFileSystem(container: sim.container)
         #expect(
             throws: ApplierError.badBundle(
                 .hashMismatch(object: order[3].object, actual: sha256Hex(try Data(contentsOf: bundle.appendingPathComponent("objects/" + order[3].object)))))
@@ -92,7 +96,7 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
         let bundle = try Bundles.double11.get()
         let sim = try sandbox(Installed.iPhone15)
         _ = try applier(sim, bundle: bundle, now: before).apply()
-        let recorder = RecordingFileSystem()
+        let recorder = RecordingFileSystem(container: sim.container)
         let report = try applier(sim, bundle: bundle, now: during, fileSystem: recorder).apply()
         #expect(report.files.filter { $0.action == .replaced }.count == 4)
         let log = recorder.operations
@@ -135,7 +139,7 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
         for n in 1..<12 {
             let sim = try CrashMatrixTests.copy(installed)
             #expect(throws: FaultInjectingFileSystem.kill) {
-                _ = try applier(sim, bundle: bundle, now: during, fileSystem: FaultInjectingFileSystem(failAfter: n)).apply()
+                _ = try applier(sim, bundle: bundle, now: during, fileSystem: FaultInjectingFileSystem(failAfter: n, container: sim.container)).apply()
             }
             let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging(sim).path)) ?? []
             guard !staged.isEmpty else { continue }

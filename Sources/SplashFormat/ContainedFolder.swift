@@ -1,0 +1,170 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A folder whose contents are reached one path component at a time from folder descriptors:
+/// the root is opened as the caller names it (an iOS container path passes through the `/var` link),
+/// and every component below it with `openat(O_NOFOLLOW)`. A symbolic link anywhere below the root
+/// is refused, and no link swapped in after a check can redirect a later call: the folder a name is
+/// looked up in is the one already opened.
+public struct ContainedFolder: Sendable {
+    /// The folder everything is reached from.
+    public let root: URL
+
+    /// Why a path below the root could not be reached.
+    public enum Failure: Error, Equatable {
+        /// The path is not below the root.
+        case outside(String)
+        /// A component of the path (given relative to the root) is a symbolic link.
+        case link(String)
+        /// A call failed on the path (relative to the root), with its `errno`.
+        case failed(String, Int32)
+
+        /// What a reader is told.
+        public var description: String {
+            switch self {
+            case .outside(let path): return "\(path) is outside the folder worked in"
+            case .link(let path): return "\(path) is a symbolic link, and no link is followed"
+            case .failed(let path, let code): return "\(path): \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// A folder reached from `root`.
+    public init(_ root: URL) {
+        self.root = root
+    }
+
+    /// The components of `url` below the root: empty for the root itself.
+    public func components(of url: URL) throws(Failure) -> [String] {
+        let base = root.standardizedFileURL.pathComponents
+        let full = url.standardizedFileURL.pathComponents
+        guard full.count >= base.count, Array(full.prefix(base.count)) == base else { throw .outside(url.path) }
+        let below = Array(full.dropFirst(base.count))
+        guard below.allSatisfy({ $0 != ".." && $0 != "." && !$0.contains("/") }) else { throw .outside(url.path) }
+        return below
+    }
+
+    /// A descriptor of the folder at `url` (the caller closes it). `creating` makes missing folders.
+    public func openFolder(_ url: URL, creating: Bool = false) throws(Failure) -> Int32 {
+        try openFolder(components(of: url), creating: creating)
+    }
+
+    /// A descriptor of the folder `url` is in, and `url`'s last name (the caller closes the descriptor).
+    public func openParent(of url: URL, creating: Bool = false) throws(Failure) -> (folder: Int32, name: String) {
+        var parts = try components(of: url)
+        guard let name = parts.popLast() else { throw .outside(url.path) }
+        return (try openFolder(parts, creating: creating), name)
+    }
+
+    /// What is at `url`, links not followed: its `stat`, or nil when nothing is.
+    public func status(of url: URL) throws(Failure) -> stat? {
+        let parts = try components(of: url)
+        guard let name = parts.last else { return try withFolder(parts) { fd in Self.status(fd, nil) } }
+        do {
+            let parent = try openFolder(Array(parts.dropLast()))
+            defer { close(parent) }
+            return Self.status(parent, name)
+        } catch .failed(_, ENOENT) {
+            return nil
+        }
+    }
+
+    /// The names in the folder at `url` (nil when it is missing).
+    public func names(in url: URL) throws(Failure) -> [String]? {
+        let parts = try components(of: url)
+        do {
+            let fd = try openFolder(parts)
+            defer { close(fd) }
+            return Self.names(fd)
+        } catch .failed(_, ENOENT) {
+            return nil
+        }
+    }
+
+    /// The folder at `parts`, each component opened from the last with `O_NOFOLLOW | O_DIRECTORY`.
+    private func openFolder(_ parts: [String], creating: Bool = false) throws(Failure) -> Int32 {
+        var fd = Self.retrying { open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw .failed(root.path, errno) }
+        for (index, part) in parts.enumerated() {
+            let relative = parts[...index].joined(separator: "/")
+            if creating, mkdirat(fd, part, 0o755) != 0, errno != EEXIST {
+                let code = errno
+                close(fd)
+                throw .failed(relative, code)
+            }
+            let next = Self.retrying { openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            let code = errno
+            let isLink = next < 0 && Self.status(fd, part).map { $0.st_mode & S_IFMT == S_IFLNK } == true
+            close(fd)
+            if isLink { throw .link(relative) }
+            guard next >= 0 else { throw .failed(relative, code) }
+            fd = next
+        }
+        return fd
+    }
+
+    private func withFolder<Value>(_ parts: [String], _ body: (Int32) -> Value) throws(Failure) -> Value {
+        let fd = try openFolder(parts)
+        defer { close(fd) }
+        return body(fd)
+    }
+
+    /// What `name` in the folder `fd` is, links not followed (the folder itself when `name` is nil).
+    public static func status(_ fd: Int32, _ name: String?) -> stat? {
+        var info = stat()
+        if let name {
+            return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
+        }
+        return fstat(fd, &info) == 0 ? info : nil
+    }
+
+    /// The names in the folder `fd` (which stays open), without `.` and `..`.
+    public static func names(_ fd: Int32) -> [String] {
+        let copy = dup(fd)
+        guard copy >= 0, let stream = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return []
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes `name` from the folder `fd`: a file or link itself, a folder with all it holds
+    /// (reached by descriptor, so no link inside is followed). A missing one is fine; returns `errno`
+    /// of the first failure, or 0.
+    public static func remove(_ name: String, in fd: Int32) -> Int32 {
+        guard let info = status(fd, name) else { return errno == ENOENT ? 0 : errno }
+        if info.st_mode & S_IFMT != S_IFDIR { return unlinkat(fd, name, 0) == 0 || errno == ENOENT ? 0 : errno }
+        let folder = retrying { openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard folder >= 0 else { return errno }
+        for entry in names(folder) {
+            let code = remove(entry, in: folder)
+            if code != 0 {
+                close(folder)
+                return code
+            }
+        }
+        close(folder)
+        return unlinkat(fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : errno
+    }
+
+    /// The result of `call`, made again while a signal cuts it short (`EINTR`).
+    public static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+        var result = call()
+        while result < 0, errno == EINTR { result = call() }
+        return result
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import SplashFormat
+import SplashTestSupport
+import Testing
+
+@testable import SplashApplier
+
+/// A folder below the root swapped for a symbolic link after every check the applier makes (the
+/// race an lstat walk leaves open) redirects no call of the real file system: each reaches its path
+/// from the root one folder descriptor at a time, refuses the link by name, and the folder the link
+/// points at keeps every byte. Expectation from first principles: nothing below the root is
+/// reached through a link. The root itself may be one (an iOS container is reached through `/var`).
+@Suite struct ContainedFolderTests {
+    /// `root/a/b/file` and `root/a/b/sub/`, and a look-alike `elsewhere/b/...` holding the user's bytes.
+    struct Tree {
+        let root = temporaryFolder("contained")
+        let elsewhere = temporaryFolder("elsewhere")
+        let precious = Data("the user's own file".utf8)
+
+        init() throws {
+            for base in [root.appendingPathComponent("a"), elsewhere] {
+                try FileManager.default.createDirectory(at: base.appendingPathComponent("b/sub"), withIntermediateDirectories: true)
+                try precious.write(to: base.appendingPathComponent("b/file"))
+            }
+        }
+
+        func url(_ path: String) -> URL { root.appendingPathComponent(path) }
+
+        /// Puts a link to `elsewhere` where `root/a` was.
+        func plantLink() throws {
+            try FileManager.default.removeItem(at: url("a"))
+            try FileManager.default.createSymbolicLink(at: url("a"), withDestinationURL: elsewhere)
+        }
+
+        /// Every path and content below `elsewhere`.
+        func elsewhereTree() throws -> [String: Data] {
+            var tree: [String: Data] = [:]
+            for case let path as String in FileManager.default.enumerator(atPath: elsewhere.path) ?? FileManager.DirectoryEnumerator() {
+                let url = elsewhere.appendingPathComponent(path)
+                tree[path] = (try? Data(contentsOf: url)) ?? Data("folder".utf8)
+            }
+            return tree
+        }
+    }
+
+    /// One call of each kind on a path below `a/`.
+    static let calls: [(String, @Sendable (POSIXFileSystem, Tree) throws(ApplierError) -> Void)] = [
+        ("write a new file", { fs, tree throws(ApplierError) in try fs.write(Data("x".utf8), to: tree.url("a/b/new"), flush: true) }),
+        ("write over a file", { fs, tree throws(ApplierError) in try fs.write(Data("x".utf8), to: tree.url("a/b/file"), flush: false) }),
+        ("replace a file", { fs, tree throws(ApplierError) in try fs.replace(tree.url("a/b/file"), with: Data("x".utf8)) }),
+        ("rename a file", { fs, tree throws(ApplierError) in try fs.rename(tree.url("a/b/file"), to: tree.url("a/b/moved")) }),
+        ("remove a file", { fs, tree throws(ApplierError) in try fs.remove(tree.url("a/b/file")) }),
+        ("remove a folder", { fs, tree throws(ApplierError) in try fs.remove(tree.url("a/b")) }),
+        ("make a folder", { fs, tree throws(ApplierError) in try fs.makeFolder(tree.url("a/b/sub/new")) }),
+        ("flush a file", { fs, tree throws(ApplierError) in try fs.flush(tree.url("a/b/file")) }),
+        ("sync a folder", { fs, tree throws(ApplierError) in try fs.syncFolder(tree.url("a/b")) }),
+        ("take the lock", { fs, tree throws(ApplierError) in _ = try ApplierLock(at: tree.url("a/b/lock"), in: fs, timeout: 0) }),
+    ]
+
+    @Test(arguments: calls.indices)
+    func aFolderSwappedForALinkRedirectsNoCall(_ index: Int) throws {
+        let (name, call) = Self.calls[index]
+        // Control: on real folders the call succeeds, so the refusal below is the link's doing.
+        let control = try Tree()
+        try call(POSIXFileSystem(root: control.root), control)
+
+        let tree = try Tree()
+        try tree.plantLink()
+        let before = try tree.elsewhereTree()
+        #expect(throws: ApplierError.symbolicLink("a"), "\(name)") { try call(POSIXFileSystem(root: tree.root), tree) }
+        #expect(try tree.elsewhereTree() == before, "\(name): the link's target keeps every byte")
+    }
+
+    @Test func readsAndListingsRefuseALinkBelowTheRootAndFollowTheRootItself() throws {
+        let tree = try Tree()
+        let contained = ContainedFolder(tree.root)
+        #expect(readBounded(tree.url("a/b/file"), limit: 100, within: contained) == tree.precious)
+        #expect(try contained.names(in: tree.url("a/b"))?.sorted() == ["file", "sub"])
+
+        // The root reached through a link, as an iOS container is: everything below still reads.
+        let alias = temporaryFolder("alias").appendingPathComponent("container")
+        try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: tree.root)
+        #expect(readBounded(alias.appendingPathComponent("a/b/file"), limit: 100, within: ContainedFolder(alias)) == tree.precious)
+        try POSIXFileSystem(root: alias).write(Data("y".utf8), to: alias.appendingPathComponent("a/b/new"), flush: true)
+        #expect(try Data(contentsOf: tree.url("a/b/new")) == Data("y".utf8))
+
+        try tree.plantLink()
+        #expect(readBounded(tree.url("a/b/file"), limit: 100, within: contained) == nil)
+        #expect(throws: ContainedFolder.Failure.link("a")) { try contained.names(in: tree.url("a/b")) }
+        #expect(throws: ContainedFolder.Failure.link("a")) { try contained.status(of: tree.url("a/b/file")) }
+        // Without `within`, only the file's own name is refused as a link: the old behaviour, kept
+        // for the command line's own files.
+        #expect(readBounded(tree.url("a/b/file"), limit: 100) == tree.precious)
+    }
+
+    @Test func aPathOutsideTheRootIsRefused() {
+        let tree = try? Tree()
+        guard let tree else { Issue.record("no scratch tree"); return }
+        let fs = POSIXFileSystem(root: tree.url("a"))
+        #expect(throws: ApplierError.self) { try fs.write(Data(), to: tree.url("outside"), flush: false) }
+        #expect(throws: ApplierError.self) { try fs.write(Data(), to: tree.url("a/../outside"), flush: false) }
+        #expect(!FileManager.default.fileExists(atPath: tree.url("outside").path))
+    }
+}
