@@ -16,6 +16,14 @@ public enum SnapshotPlanner {
                     for layer in spec.layers where layer.orientation == nil || layer.orientation == orientation {
                         let item = artwork.items[layer.image]!
                         if let placement = place(layer, item: item, screen: screen, orientation: orientation) {
+                            if max(placement.width, placement.height) > maxScaledSide, !problems.contains(where: { $0.location == layer.source }) {
+                                problems.append(
+                                    Diagnostic(
+                                        layer.source,
+                                        "\(layer.image) (\(item.width)×\(item.height)) would be scaled to \(placement.width)×\(placement.height) pixels "
+                                            + "on \(screen.devices[0].name) in \(orientation.rawValue), beyond the renderer's \(maxScaledSide)-pixel limit: "
+                                            + "use art closer to the screen's shape, or a smaller width or height"))
+                            }
                             placements.append(placement)
                         } else if !problems.contains(where: { $0.location == layer.source }) {
                             problems.append(
@@ -34,6 +42,13 @@ public enum SnapshotPlanner {
         guard problems.isEmpty else { throw CampaignError(problems) }
         return planned
     }
+
+    /// The longest side, in pixels, art may be scaled to before it is cropped to the screen. The
+    /// resampler (stb_image_resize) places output pixels in single-precision floats, which lose
+    /// the pixel grid on copies millions of pixels long (1×1,000,000 art filling a phone screen
+    /// would be scaled to over a billion pixels, and stb aborts). 65,536 keeps every position
+    /// exact to 1/128 pixel and still lets 24:1 panoramas fill the largest iPad.
+    public static let maxScaledSide = 65_536
 
     /// Where a layer lands on one screen, or nil when its region is empty.
     static func place(_ layer: Campaign.Layer, item: Artwork.Item, screen: Screen, orientation: Orientation) -> RenderRecipe.Placement? {

@@ -68,6 +68,45 @@ import Testing
         #expect(try Self.warnings(Self.campaign(art: 1179, 1572)).map { $0.contains("iPhone 15 portrait 38%") } == [true])
     }
 
+    /// Art whose scaled copy would be longer than the resampler can place pixels in (stb_image_resize
+    /// works in single-precision floats and aborts) is an error at the layer, never an abort.
+    /// Sizes worked out by hand on the iPhone 15's 1179×2556 canvas (safe area ignored by `fill`
+    /// and `none` without `safe_area`).
+    @Test(arguments: [
+        // fill: factor max(1179 / 1, 2556 / 1,000,000) = 1179.
+        (1, 1_000_000, "fit: fill", "1179×1179000000"),
+        // fill: factor max(1179 / 1,000,000, 2556 / 1) = 2556.
+        (1_000_000, 1, "fit: fill", "2556000000×2556"),
+        // none, 10000 pt wide at @3x: factor 30000.
+        (1, 1_000_000, "fit: none\n        width: 10000", "30000×30000000000"),
+    ])
+    func artScaledBeyondTheResamplersReachIsAnErrorAtTheLayer(width: Int, height: Int, layer: String, scaled: String) throws {
+        let campaign = try Self.campaign(art: width, height, layer: layer)
+        #expect(SnapshotPlanner.maxScaledSide == 65_536)
+        do {
+            _ = try CampaignValidator.validate(campaign)
+            Issue.record("validated")
+        } catch {
+            #expect(error.diagnostics.count == 1)
+            #expect(error.diagnostics.first?.description.hasPrefix("c.yaml:13:16: error: appearances.light.layers[0].image: art.png (\(width)×\(height)) would be scaled to \(scaled) pixels") == true, "\(error)")
+        }
+        #expect(throws: CampaignError.self) { try BundleBuilder(outputRoot: temporaryFolder()).build(campaign) }
+    }
+
+    /// Just under the limit it renders: 1×25 art filled is scaled by max(1179 / 1, 2556 / 25) = 1179
+    /// to 1179×29475 pixels in portrait, and by max(2556 / 1, 1179 / 25) = 2556 to 2556×63900 in
+    /// landscape; the build draws both.
+    @Test func artScaledJustUnderTheLimitRenders() throws {
+        let campaign = try Self.campaign(art: 1, 25, colour: RGBAColor(r: 200, g: 10, b: 10), background: "#000000")
+        let artwork = try Artwork.read(campaign, maxPixels: PNGCodec.defaultMaxPixels)
+        let sizes = try SnapshotPlanner.plan(campaign, artwork: artwork, generator: "test").map { snapshot in
+            snapshot.recipe.placements.map { [$0.width, $0.height] }
+        }
+        #expect(sizes.contains([[1179, 29_475]]))
+        #expect(sizes.allSatisfy { $0 == [[1179, 29_475]] || $0 == [[2556, 63_900]] })
+        _ = try BundleBuilder(outputRoot: temporaryFolder()).build(campaign)
+    }
+
     @Test func aKeepRectangleCroppedByTheScreenIsAnErrorNamingTheEdges() throws {
         // "50% OFF" across the middle of a 1000×1000 hero: fill factor 2556 / 1000 = 2.556, drawn
         // 2556×2556 at x = (1179 − 2556) / 2 = −688.5 → −689; the rectangle's columns 100…900 land at
