@@ -88,7 +88,10 @@ import Testing
             Issue.record("validated")
         } catch {
             #expect(error.diagnostics.count == 1)
-            #expect(error.diagnostics.first?.description.hasPrefix("c.yaml:13:16: error: appearances.light.layers[0].image: art.png (\(width)×\(height)) would be scaled to \(scaled) pixels") == true, "\(error)")
+            #expect(
+                error.diagnostics.first?.description.hasPrefix(
+                    "c.yaml:13:16: error: appearances.light.layers[0].image: art.png (\(width)×\(height)) would be scaled to \(scaled) pixels") == true,
+                "\(error)")
         }
         #expect(throws: CampaignError.self) { try BundleBuilder(outputRoot: temporaryFolder()).build(campaign) }
     }
