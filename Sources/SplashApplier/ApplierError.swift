@@ -14,6 +14,8 @@ public enum ApplierError: Error, Equatable, CustomStringConvertible {
     case busy(seconds: TimeInterval)
     /// A file operation failed.
     case io(String, String)
+    /// A number the applier was given cannot be used (``SnapshotApplier/lockTimeout``).
+    case badParameter(String, String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum ApplierError: Error, Equatable, CustomStringConvertible {
         case .symbolicLink(let path): return "refusing \(path): it is a symbolic link, and the applier follows none"
         case .busy(let wait): return "another applier is working on this container (waited \(wait.formatted()) s)"
         case .io(let path, let reason): return "\(path): \(reason)"
+        case .badParameter(let name, let reason): return "\(name) \(reason)"
         }
     }
 }

@@ -8,6 +8,13 @@ import FoundationNetworking
 /// One HTTP GET whose body is never held beyond `limit` bytes (a `Content-Length` above it is refused
 /// before the body, a longer body is cut off and refused) and which gives up after `timeout`,
 /// however slowly the server trickles. Runs on URLSession's own queue, never the main thread.
+///
+/// The first failure answers the caller at once and cancels the transfer from another queue: the
+/// delegate queue goes on draining (and dropping) what URLSession already handed over, so nothing
+/// piles up behind a cancel that waits for the transfer's own queue. On Linux that queue is
+/// libcurl's, which inflates a whole gzip-encoded read in one call (a 1 MB read can become 1 GiB),
+/// so a body with a `Content-Encoding` is refused at its headers: sizes are checked on the bytes
+/// as published, and `identity` is what is asked for.
 final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// What came back.
     struct Response {
@@ -63,13 +70,22 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
     }
 
+    /// Answers the caller with `error` (the first failure only), drops the body, and cancels the
+    /// transfer off this queue.
     private func fail(_ error: FetchError, cancelling task: URLSessionTask?) {
-        let first = lock.withLock { () -> Bool in
-            guard continuation != nil, failure == nil else { return false }
+        lock.lock()
+        let waiting = failure == nil ? continuation : nil
+        if waiting != nil {
             failure = error
-            return true
+            continuation = nil
+            deadline?.cancel()
+            deadline = nil
+            body = Data()
         }
-        if first { task?.cancel() }
+        lock.unlock()
+        guard let waiting else { return }
+        waiting.resume(returning: .failure(error))
+        if let task { DispatchQueue.global(qos: .utility).async { task.cancel() } }
     }
 
     func urlSession(
@@ -84,6 +100,13 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             completionHandler(.cancel)
             return
         }
+        if let encoding = http?.value(forHTTPHeaderField: "Content-Encoding"), encoding.lowercased() != "identity" {
+            fail(
+                .transport(response.url?.absoluteString ?? "", "the server sent a body with Content-Encoding \(encoding), though identity was asked for"),
+                cancelling: dataTask)
+            completionHandler(.cancel)
+            return
+        }
         if response.expectedContentLength > Int64(limit) {
             fail(.tooLarge(response.url?.absoluteString ?? "", limit), cancelling: dataTask)
             completionHandler(.cancel)
@@ -94,6 +117,7 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let over = lock.withLock { () -> Bool in
+            guard failure == nil else { return false }  // answered already: dropped
             guard body.count + data.count <= limit else { return true }
             body.append(data)
             return false
@@ -110,7 +134,7 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 self.body = Data()
             }
             let url = task.originalRequest?.url?.absoluteString ?? ""
-            if let failure { return (self.continuation, .failure(failure)) }
+            if let failure { return (nil, .failure(failure)) }  // the caller was answered when it failed
             if let error = error as NSError? {
                 // URLSession's own resource timeout may fire before ours: the same failure.
                 if error.domain == NSURLErrorDomain, error.code == NSURLErrorTimedOut { return (self.continuation, .failure(.timedOut(url, timeout))) }

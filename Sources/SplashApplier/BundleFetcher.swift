@@ -29,12 +29,34 @@ public struct BundleFetcher: Sendable {
     public var trust: BundleTrust
     /// The app's bundle identifier; a manifest for another app is refused. Nil takes the manifest's.
     public var bundleID: String?
-    /// How many times a request is tried in all.
+    /// How many times a request is tried in all (at least 1).
     public var attempts = 3
-    /// The wait before the first retry; each further one waits twice as long.
+    /// The wait before the first retry, in seconds; each further one waits twice as long, up to
+    /// ``longestBackoff``.
     public var backoff: TimeInterval = 0.5
     /// The longest one request may take, in seconds.
     public var timeout: TimeInterval = 30
+    /// The longest the whole fetch may take, in seconds, every request and wait included: past it,
+    /// no request is started and the one under way is cut short.
+    public var deadline: TimeInterval = 120
+
+    /// The longest wait between two tries, however many were made.
+    public static let longestBackoff: TimeInterval = 30
+    /// The largest number of seconds ``timeout``, ``deadline`` and ``backoff`` may be set to (a day).
+    public static let longestSeconds: TimeInterval = 86_400
+
+    /// What is wrong with the fetcher's numbers, if anything: seconds must be finite, above 0 (the
+    /// back-off may be 0) and at most a day; attempts at least 1. ``fetch()`` refuses to start
+    /// with such numbers (``FetchError/badParameter(_:_:)``), the command line calls it a usage error.
+    public var parameterProblem: FetchError? {
+        for (name, value, zeroAllowed) in [("timeout", timeout, false), ("deadline", deadline, false), ("backoff", backoff, true)]
+        where !(value.isFinite && (zeroAllowed ? value >= 0 : value > 0) && value <= Self.longestSeconds) {
+            let range = zeroAllowed ? "0 to" : "above 0 and at most"
+            return .badParameter(name, "must be a number of seconds \(range) \(Int(Self.longestSeconds)); found \(value)")
+        }
+        if attempts < 1 { return .badParameter("attempts", "must be at least 1; found \(attempts)") }
+        return nil
+    }
 
     /// Makes a fetcher.
     public init(base: URL, folder: URL, screen: Manifest.Size, trust: BundleTrust, bundleID: String?) {
@@ -68,6 +90,22 @@ public struct BundleFetcher: Sendable {
     }
 
     private func run() async throws(FetchError) -> FetchReport {
+        if let parameterProblem { throw parameterProblem }
+        var fetcher = self
+        fetcher.ends = DispatchTime.now().uptimeNanoseconds + UInt64(deadline * 1e9)
+        return try await fetcher.runWithinDeadline()
+    }
+
+    /// When the whole fetch must be over, on the monotonic clock (set when it starts).
+    private var ends: UInt64 = .max
+
+    /// Seconds left before ``deadline``.
+    private var secondsLeft: TimeInterval {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return now >= ends ? 0 : Double(ends - now) / 1e9
+    }
+
+    private func runWithinDeadline() async throws(FetchError) -> FetchReport {
         // The folder itself is the app's to name; everything below it is reached from it, no link followed.
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw .io(folder.path, (error as NSError).localizedDescription)
@@ -291,12 +329,16 @@ public struct BundleFetcher: Sendable {
         var last: FetchError = .transport(url(path).absoluteString, "not tried")
         for attempt in 1...max(1, attempts) {
             if attempt > 1 {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, wait) * 1_000_000_000))
-                wait *= 2
+                // A wait that would end past the deadline is not started: the last failure stands.
+                guard wait < secondsLeft else { throw last }
+                try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+                wait = min(wait * 2, Self.longestBackoff)
                 report.retries += 1
             }
+            let allowed = min(timeout, secondsLeft)
+            guard allowed > 0 else { throw .timedOut(url(path).absoluteString, deadline) }
             report.requests += 1
-            switch await BoundedGET.get(url(path), limit: limit, etag: etag, timeout: timeout) {
+            switch await BoundedGET.get(url(path), limit: limit, etag: etag, timeout: allowed) {
             case .success(let response) where (500...599).contains(response.status):
                 last = .httpStatus(url(path).absoluteString, response.status)
             case .success(let response):
@@ -383,6 +425,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case notPublished
     /// A local file operation failed.
     case io(String, String)
+    /// A number the fetcher was given cannot be used (``BundleFetcher/parameterProblem``).
+    case badParameter(String, String)
     /// Another fetch into the same folder held it for longer than the timeout.
     case busy(String)
 
@@ -404,6 +448,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badBundle(let problem): return "bad bundle: \(problem)"
         case .badObject(let name, let detail): return "object \(name): \(detail)"
         case .replayed(let serial, let held): return "the server offers serial \(serial) but serial \(held) is installed: an older manifest replayed, refused"
+        case .badParameter(let name, let reason): return "\(name) \(reason)"
         case .notPublished: return "the manifest was not written by splashgen publish (no serial or no deflated sizes)"
         case .io(let path, let reason): return "\(path): \(reason)"
         case .busy(let path): return "another fetch into \(path) is under way"

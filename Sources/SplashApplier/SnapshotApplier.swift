@@ -34,8 +34,11 @@ public struct SnapshotApplier: Sendable {
     /// The app's bundle identifier (`Bundle.main.bundleIdentifier`); when nil, the one whose launch
     /// folder the container holds. A bundle for another app is refused.
     public var appBundleID: String?
-    /// How long to wait for another applier working on the same container.
+    /// How long to wait for another applier working on the same container, in seconds: finite,
+    /// 0 to ``longestLockWait``, or the run is refused with ``ApplierError/badParameter(_:_:)``.
     public var lockTimeout: TimeInterval = 10
+    /// The longest ``lockTimeout`` may be: an app's launch path never waits longer.
+    public static let longestLockWait: TimeInterval = 60
     /// Where every change goes (a fault-injecting one in tests); nil: the real one, below the container.
     var fileSystem: (any ApplierFileSystem)?
     /// The file system every change of a run goes through.
@@ -80,6 +83,9 @@ public struct SnapshotApplier: Sendable {
     /// One run: locate, lock, survey; the no-op shortcut; then records, plan, and (unless `status`)
     /// the journaled execution.
     private func run(_ mode: Mode) throws(ApplierError) -> ApplyReport {
+        guard lockTimeout.isFinite, (0...Self.longestLockWait).contains(lockTimeout) else {
+            throw .badParameter("lockTimeout", "must be a number of seconds from 0 to \(Int(Self.longestLockWait)); found \(lockTimeout)")
+        }
         let now = clock()
         var target = try locate(opening: mode == .status)
         guard let paths = target.paths else {

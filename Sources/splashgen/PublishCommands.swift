@@ -78,7 +78,17 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "The app's bundle identifier: another app's manifest is refused.") var bundleId: String?
     @Option(help: "Only these appearances (light, dark).") var appearance: [Appearance] = []
     @Option(help: "Seconds one request may take.") var timeout: Double = 30
-    @Option(help: "Tries per request (retrying transport failures, timeouts and 5xx).") var attempts = 3
+    @Option(help: "Tries per request (retrying transport failures, timeouts and 5xx), waits between them doubling up to 30 s.")
+    var attempts = 3
+    @Option(help: "Seconds the whole fetch may take, every request and wait included.") var deadline: Double = 120
+
+    func validate() throws {
+        var numbers = BundleFetcher(
+            base: URL(fileURLWithPath: "/"), folder: URL(fileURLWithPath: "/"), screen: .init(width: 1, height: 1), trust: .acceptingUnsignedBundles,
+            bundleID: nil)
+        (numbers.timeout, numbers.attempts, numbers.deadline) = (timeout, attempts, deadline)
+        if let problem = numbers.parameterProblem { throw ValidationError("--\(problem.description)") }
+    }
 
     func run() async throws {
         let report: FetchReport
@@ -98,8 +108,7 @@ struct FetchCommand: AsyncParsableCommand {
         do { trust = try Splashgen.trust(keyFile: key) } catch { throw Console.fail(error, context: key) }
         var fetcher = BundleFetcher(base: base, folder: URL(fileURLWithPath: into), screen: try screen.size(), trust: trust, bundleID: bundleId)
         if !appearance.isEmpty { fetcher.appearances = Set(appearance) }
-        fetcher.timeout = timeout
-        fetcher.attempts = max(1, attempts)
+        (fetcher.timeout, fetcher.attempts, fetcher.deadline) = (timeout, attempts, deadline)
         return fetcher
     }
 
