@@ -269,7 +269,13 @@ extension Manifest {
         }
         let side = 1...Int(KTXFile.maxDimension)
         if let serial, serial < 1 { return "serial \(serial) is out of range 1...\(Int.max)" }
+        for (key, version) in [("min_version", app.minVersion), ("max_version", app.maxVersion)] {
+            if let version, let problem = VersionNumber.problem(version) { return "app.\(key) \"\(version)\": \(problem)" }
+        }
         for (c, campaign) in campaigns.enumerated() {
+            for (key, version) in [("min_version", campaign.minVersion), ("max_version", campaign.maxVersion)] {
+                if let version, let problem = VersionNumber.problem(version) { return "campaigns[\(c)].\(key) \"\(version)\": \(problem)" }
+            }
             guard (1...16).contains(campaign.marker.size) else { return "campaigns[\(c)].marker.size \(campaign.marker.size) is out of range 1...16" }
             if let end = campaign.schedule.end, end <= campaign.schedule.start { return "campaigns[\(c)].schedule ends before it starts" }
             for (s, snapshot) in campaign.snapshots.enumerated() {

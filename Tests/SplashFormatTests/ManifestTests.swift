@@ -35,6 +35,20 @@ import Testing
         #expect(ManifestError.newerSchema(found: 9, supported: 1).description.contains("schema 9 is newer"))
     }
 
+    /// A version bound the comparison cannot hold is refused, as campaign files refuse it: Int.max
+    /// is 9223372036854775807, so one more would read as 0 and put a 5.0+ campaign in force on 0.1.
+    @Test(arguments: ["9223372036854775808", "5.99999999999999999999", "5..2", "5.2-beta", "", "+5"])
+    func aVersionBoundTheComparisonCannotHoldIsRefused(_ version: String) {
+        for place in ["app", "campaign"] {
+            var manifest = Self.sample
+            if place == "app" { manifest.app.maxVersion = version } else { manifest.campaigns[0].minVersion = version }
+            #expect(throws: ManifestError.self, "\(place) \(version)") { try Manifest.decode(from: manifest.encoded()) }
+        }
+        var fine = Self.sample
+        fine.campaigns[0].minVersion = "9223372036854775807.0.10"
+        #expect(throws: Never.self) { try Manifest.decode(from: fine.encoded()) }
+    }
+
     @Test func malformedJSONIsNamed() {
         #expect(throws: ManifestError.self) { try Manifest.decode(from: Data("{\"schema\": 1, \"app\": 3}".utf8)) }
         do {

@@ -169,12 +169,9 @@ private struct Reading {
         }
         func version(_ key: String) -> String?? {
             guard let node = keys[key] else { return .some(nil) }
-            guard case .scalar(let scalar) = node, scalar.string.range(of: #"^[0-9]+(\.[0-9]+)*$"#, options: .regularExpression) != nil else {
-                reader.error(node, "app.\(key)", "expected a version such as 5.2 or 5.2.1; found \(reader.describe(node))")
-                return nil
-            }
-            if let part = scalar.string.split(separator: ".").first(where: { Int($0) == nil }) {
-                reader.error(node, "app.\(key)", "version component \(part) is too large to compare (at most \(Int.max)); found \(reader.describe(node))")
+            guard case .scalar(let scalar) = node, VersionNumber.problem(scalar.string) == nil else {
+                let problem = (node.scalar?.string).flatMap(VersionNumber.problem) ?? "expected a version such as 5.2 or 5.2.1"
+                reader.error(node, "app.\(key)", "\(problem); found \(reader.describe(node))")
                 return nil
             }
             return .some(scalar.string)
