@@ -17,6 +17,9 @@ public enum ScheduleTime {
             return .failure(.format)
         }
         guard let second = field(6) else { return .failure(.format) }
+        // Year 0 is not a year of the calendar phones keep (1 BC precedes AD 1), and nothing is
+        // scheduled before the clocks phones keep begin.
+        guard year >= 1970 else { return .failure(.outOfRange("year \(year) is before 1970, where the clocks phones keep begin")) }
         guard (1...12).contains(month) else { return .failure(.outOfRange("month \(month) is not 1 to 12")) }
         let days = daysIn(month: month, year: year)
         guard (1...days).contains(day) else {

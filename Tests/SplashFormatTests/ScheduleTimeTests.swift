@@ -22,6 +22,8 @@ import Testing
         ("2100-02-29T00:00:00Z", "not a real date and time: February 2100 has 28 days, not 29"),
         ("2026-04-31T00:00:00Z", "not a real date and time: April 2026 has 30 days, not 31"),
         ("2026-13-01T00:00:00Z", "not a real date and time: month 13 is not 1 to 12"),
+        ("0000-01-01T00:00:00Z", "not a real date and time: year 0 is before 1970, where the clocks phones keep begin"),
+        ("1969-12-31T23:59:59Z", "not a real date and time: year 1969 is before 1970, where the clocks phones keep begin"),
         ("2026-11-10T24:00:00Z", "not a real date and time: hour 24 is beyond 23"),
         ("2026-11-10T23:60:00Z", "not a real date and time: minute 60 is beyond 59"),
         ("2026-11-10T23:59:60Z", "not a real date and time: second 60 is beyond 59 (leap seconds cannot be scheduled)"),
