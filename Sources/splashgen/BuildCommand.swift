@@ -71,6 +71,20 @@ struct BuildCommand: ParsableCommand {
                 failed = true
             }
         }
+        // Each bundle is its own folder under the output: two of one name would write it in turn,
+        // the second silently replacing the first. Refused before anything is built.
+        var clash = false
+        for (index, (path, season)) in seasons.enumerated() {
+            guard let earlier = seasons[..<index].first(where: { $0.season.name == season.name }) else { continue }
+            let problem = "the bundle name \(season.name) is already \(earlier.path)'s; both would write \(output)/\(season.name)/: give one another name, or build them into one bundle with --bundle"
+            if season.campaigns.count == 1, let campaign = season.campaigns.first, campaign.name == season.name {
+                _ = Console.fail(CampaignError([Diagnostic(campaign.nameSource, problem)]))
+            } else {
+                _ = Console.fail(ValidationError(problem), context: path)
+            }
+            clash = true
+        }
+        if clash { throw ExitCode.failure }
         if strict {
             // --strict: every file checked before any is built, so a warning anywhere writes nothing at all.
             for (path, season) in seasons {

@@ -93,6 +93,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    /// Two files whose bundles share a name would both write `Output/<name>/`, the second replacing
+    /// the first: refused at the second's `name:` (line 4: a comment line before double11.yaml's line 3),
+    /// before anything is built.
+    @Test func twoFilesWhoseBundlesShareANameAreRefusedAndNothingIsWritten() throws {
+        let folder = temporaryFolder()
+        let output = folder.appendingPathComponent("Output")
+        try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("campaigns/art"), to: folder.appendingPathComponent("art"))
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("campaigns/double11.yaml"), encoding: .utf8)
+        try text.write(to: folder.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
+        try ("# the same name again\n" + text).write(to: folder.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
+        let run = try splashgen("build", "a.yaml", "b.yaml", "-o", output.path, in: folder)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("b.yaml:4:7: error: name: the bundle name double11 is already a.yaml's; both would write"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     @Test func validateChecksWithoutBuilding() throws {
         let ok = try splashgen("validate", "campaigns/double11.yaml", "campaigns/mourning.yaml")
         #expect(ok.status == 0)
