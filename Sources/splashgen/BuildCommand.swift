@@ -76,7 +76,8 @@ struct BuildCommand: ParsableCommand {
         var clash = false
         for (index, (path, season)) in seasons.enumerated() {
             guard let earlier = seasons[..<index].first(where: { $0.season.name == season.name }) else { continue }
-            let problem = "the bundle name \(season.name) is already \(earlier.path)'s; both would write \(output)/\(season.name)/: give one another name, or build them into one bundle with --bundle"
+            let problem =
+                "the bundle name \(season.name) is already \(earlier.path)'s; both would write \(output)/\(season.name)/: give one another name, or build them into one bundle with --bundle"
             if season.campaigns.count == 1, let campaign = season.campaigns.first, campaign.name == season.name {
                 _ = Console.fail(CampaignError([Diagnostic(campaign.nameSource, problem)]))
             } else {
