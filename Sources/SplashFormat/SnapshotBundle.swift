@@ -63,6 +63,11 @@ public struct SnapshotBundle: Sendable {
         guard size == (width, height), snapshot.pixels == Manifest.Size(width: width, height: height) else {
             return .wrongPixelSize(object: name, expected: "\(width)x\(height)", found: "\(size.width)x\(size.height)")
         }
+        // Nothing the OS cannot decode may reach its cache: a KTX or ATX object's blocks must come
+        // out whole (an LZFSE payload inflated to exactly the blocks its size needs).
+        if [.ktx, .atx].contains(SnapshotContent(sniffing: data)) {
+            do { _ = try SnapshotHeader.astcBlocks(of: data) } catch { return .unreadableObject(object: name, detail: error.description) }
+        }
         return nil
     }
 }

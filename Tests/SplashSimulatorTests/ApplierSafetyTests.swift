@@ -43,6 +43,17 @@ import Testing
         ),
         ("wrong pixel size", { bundle in try swapInObjectOfAnotherSize(bundle) }, { if case .wrongPixelSize = $0 { true } else { false } }),
         (
+            // The OS could not decode it: a KTX of the right screen marked Compression_APPLE whose
+            // level, after its 8-byte lead, is not an LZFSE stream.
+            "undecodable payload",
+            { bundle in
+                var file = KTXFile(appleCompressedASTC4x4Width: 1179, height: 2556, blocks: Data(count: KTXFile.astc4x4ByteCount(width: 1179, height: 2556)))
+                file.levelData = file.levelData.prefix(8) + Data(repeating: 0x41, count: 4096)
+                try swapInObject(bundle, file.serialized())
+            },
+            { if case .unreadableObject = $0 { true } else { false } }
+        ),
+        (
             "newer schema", { bundle in try editManifest(bundle) { $0.replacingOccurrences(of: "\"schema\" : 2", with: "\"schema\" : 7") } },
             { $0 == .newerSchema(found: 7, supported: 2) }
         ),
@@ -171,7 +182,11 @@ func editManifest(_ bundle: URL, _ edit: (String) -> String) throws {
 /// Puts another screen's object under the portrait-light entry, with the manifest's hash and size
 /// updated to match, so only the pixel-size check can catch it.
 func swapInObjectOfAnotherSize(_ bundle: URL) throws {
-    let other = try Data(contentsOf: firstObject(try Bundles.double11OldPhone.get()))
+    try swapInObject(bundle, try Data(contentsOf: firstObject(try Bundles.double11OldPhone.get())))
+}
+
+/// Puts `other` under the portrait-light entry, with the manifest's hash and size updated to match.
+func swapInObject(_ bundle: URL, _ other: Data) throws {
     let url = bundle.appendingPathComponent("manifest.json")
     var manifest = try Manifest.decode(from: Data(contentsOf: url))
     let index = manifest.campaigns[0].snapshots.firstIndex { $0.orientation == .portrait && $0.appearance == .light }!
