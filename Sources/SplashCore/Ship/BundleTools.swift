@@ -33,8 +33,13 @@ public enum BundleTools {
 
     /// Unpacks an archive into `outputRoot/<name>/`, checked entry by entry before anything is
     /// written and moved into place only when whole.
+    /// An archive whose objects are not exactly the manifest's, each whole, is refused: `unpack`
+    /// never writes a bundle that `verify` would refuse.
     public static func unpack(_ archive: URL, outputRoot: URL, name: String) throws -> URL {
         let contents = try BundleArchive.read(archive)
+        let manifest = try Manifest.decode(from: contents.manifest)
+        let problems = objectProblems(manifest, names: Array(contents.objects.keys)) { contents.objects[$0] }.problems
+        if !problems.isEmpty { throw IncompleteArchive(problems: problems) }
         let writer = try BundleWriter(outputRoot: outputRoot, name: name)
         for (hash, data) in contents.objects { try writer.addObject(data, hash: hash) }
         return try writer.commit(manifestData: contents.manifest, signature: contents.signature)
@@ -64,15 +69,31 @@ public enum BundleTools {
             report.problems.append(error.description)
             return report
         }
-        var named: Set<String> = []
-        for snapshot in manifest.campaigns.flatMap(\.snapshots) where named.insert(snapshot.object).inserted {
-            report.objects += 1
-            if let problem = SnapshotBundle.check(snapshot, data: files.object(snapshot.object)) { report.problems.append(problem.description) }
-        }
-        for extra in Set(files.objectNames).subtracting(named).sorted() {
-            report.problems.append("objects/\(extra) is not named by the manifest")
-        }
+        let objects = objectProblems(manifest, names: files.objectNames, object: files.object)
+        report.objects = objects.count
+        report.problems += objects.problems
         return report
+    }
+
+    /// What is wrong with the objects a bundle holds (`names`, each read by `object`, one at a
+    /// time) for `manifest`: each object it names missing or failing its check, and each held but
+    /// not named. Returns how many objects the manifest names, too.
+    static func objectProblems(_ manifest: Manifest, names: [String], object: (String) -> Data?) -> (count: Int, problems: [String]) {
+        var named: Set<String> = []
+        var problems: [String] = []
+        for snapshot in manifest.campaigns.flatMap(\.snapshots) where named.insert(snapshot.object).inserted {
+            if let problem = SnapshotBundle.check(snapshot, data: object(snapshot.object)) { problems.append(problem.description) }
+        }
+        for extra in Set(names).subtracting(named).sorted() {
+            problems.append("objects/\(extra) is not named by the manifest")
+        }
+        return (named.count, problems)
+    }
+
+    /// Why an archive was not unpacked: what is wrong with its objects.
+    public struct IncompleteArchive: Error, Equatable, CustomStringConvertible {
+        public var problems: [String]
+        public var description: String { "the archive's objects are not the manifest's: " + problems.joined(separator: "; ") }
     }
 }
 

@@ -79,6 +79,23 @@ import ZIPFoundation
         #expect(problems.contains("objects/stray is not named by the manifest"))
     }
 
+    /// An archive whose manifest names an object it does not hold is refused and writes nothing:
+    /// `unpack` never leaves a bundle that `verify` refuses.
+    @Test func anArchiveMissingAnObjectIsNotUnpacked() throws {
+        let folder = temporaryFolder()
+        let url = folder.appendingPathComponent("short.zip")
+        let archive = try Archive(url: url, accessMode: .create)
+        let contents = try BundleTools.contents(of: try Self.bundle.get())
+        try Self.add(archive, "manifest.json", contents.manifest)
+        let kept = contents.objects.keys.sorted().dropFirst()
+        for name in kept { try Self.add(archive, "objects/" + name, contents.objects[name]!) }
+        #expect(throws: BundleTools.IncompleteArchive(problems: ["object \(Self.firstObject) is missing"])) {
+            try BundleTools.unpack(url, outputRoot: folder.appendingPathComponent("Output"), name: "b")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Output").path))
+        #expect(BundleTools.verify(url, publicKey: nil).problems == ["object \(Self.firstObject) is missing"])
+    }
+
     /// Archives made to attack the reader, each refused with its reason before anything is written.
     static let hostile: [(name: String, problem: ArchiveProblem, build: @Sendable (Archive, BundleArchive.Contents) throws -> Void)] = [
         (
