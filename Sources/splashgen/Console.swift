@@ -22,6 +22,8 @@ enum Console {
         switch error {
         case let campaign as CampaignError:
             Self.error(campaign.description)
+        case let refusal as OutputFile.Refusal:
+            Self.error("error: \(refusal)")  // it names the output path itself
         case let file as CocoaError:
             // Foundation's file errors: the path it concerns and the system's reason, not the NSError dump.
             let path = file.userInfo[NSFilePathErrorKey] as? String ?? context ?? ""

@@ -17,7 +17,7 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         do {
             let image = try SnapshotDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: file)))
-            try PNGCodec.encode(image).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try OutputFile.write(PNGCodec.encode(image), to: URL(fileURLWithPath: output), example: "decoded.png")
             print("\(output): \(image.width)x\(image.height)")
         } catch {
             throw Console.fail(error, context: file)

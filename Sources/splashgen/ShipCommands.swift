@@ -174,7 +174,9 @@ struct PreviewCommand: ParsableCommand {
                 try PreviewPage.write(sheet, to: target)
                 print("\(output): \(sheet.tiles.count) snapshots, sheet \(sheet.image.width)x\(sheet.image.height)")
             } else {
-                do { try PNGCodec.encode(sheet.image).write(to: target, options: .atomic) } catch { throw Console.fail(error, context: output) }
+                do { try OutputFile.write(PNGCodec.encode(sheet.image), to: target, example: "sheet.png") } catch {
+                    throw Console.fail(error, context: output)
+                }
                 print("\(output): \(sheet.tiles.count) tiles, \(sheet.image.width)x\(sheet.image.height)")
             }
         } catch let exit as ExitCode {

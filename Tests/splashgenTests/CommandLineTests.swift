@@ -224,6 +224,43 @@ import Testing
         #expect(notASnapshot.stderr == "error: campaigns/double11.yaml: not a snapshot file: neither KTX, ATX, PNG nor JPEG\n")
     }
 
+    /// `-o` writes a new path or a regular file, nothing else: a folder, a named pipe or a link
+    /// there is refused by name and left as it was (a device node the same way: `-o /dev/null` run
+    /// as root must never replace the system's). The pipe stands in for a device, which only root
+    /// can make.
+    @Test func outputsAreWrittenOnlyToARegularFileOrANewPath() throws {
+        let folder = temporaryFolder()
+        let output = folder.appendingPathComponent("Output")
+        #expect(try splashgen("build", "Tests/SplashCoreTests/Fixtures/campaigns/good.yaml", "-o", output.path).status == 0)
+        let bundle = output.appendingPathComponent("good")
+        let objects = try FileManager.default.contentsOfDirectory(atPath: bundle.appendingPathComponent("objects").path)
+        let object = bundle.appendingPathComponent("objects/" + objects[0]).path
+        let pipe = folder.appendingPathComponent("pipe"), link = folder.appendingPathComponent("link"), target = folder.appendingPathComponent("target")
+        #expect(mkfifo(pipe.path, 0o644) == 0)
+        try Data("mine".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let cases: [(path: URL, message: String)] = [
+            (folder, "\(folder.path) is a folder; name the file to write, e.g. \(folder.path)/"),
+            (pipe, "\(pipe.path) is a named pipe, not a regular file; refusing to replace it"),
+            (link, "\(link.path) is a symbolic link, not a regular file; refusing to replace it"),
+        ]
+        for (path, message) in cases {
+            for run in [
+                try splashgen("decode", object, "-o", path.path), try splashgen("preview", bundle.path, "-o", path.path),
+                try splashgen("pack", bundle.path, "-o", path.path),
+            ] {
+                #expect(run.status == 1)
+                #expect(run.stderr.hasPrefix("error: " + message), "\(run.stderr)")
+            }
+        }
+        var info = stat()
+        #expect(lstat(pipe.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+        #expect(lstat(link.path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link is still a link")
+        #expect(try Data(contentsOf: target) == Data("mine".utf8))
+        let page = try splashgen("preview", bundle.path, "-o", folder.appendingPathComponent("index.html").path)
+        #expect(page.status == 0, "\(page.stderr)")
+    }
+
     @Test func devicesListsTheCatalogue() throws {
         let run = try splashgen("devices")
         #expect(run.status == 0)

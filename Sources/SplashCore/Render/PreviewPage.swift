@@ -17,8 +17,7 @@ public enum PreviewPage {
     public static func write(_ sheet: ContactSheet.Sheet, to page: URL) throws {
         guard sheet.pointImages.count == sheet.tiles.count else { throw PreviewPageError.noPointImages }
         let fileManager = FileManager.default
-        var isFolder: ObjCBool = false
-        if fileManager.fileExists(atPath: page.path, isDirectory: &isFolder), isFolder.boolValue { throw PreviewPageError.pageIsAFolder(page.path) }
+        try OutputFile.check(page, example: "index.html")
         let folder = page.deletingLastPathComponent()
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
         let prefix = assetsFolder(of: page)
@@ -146,13 +145,10 @@ private extension String {
 public enum PreviewPageError: Error, Equatable, CustomStringConvertible {
     /// The sheet was drawn without the per-snapshot images a page shows.
     case noPointImages
-    /// `-o` names a folder, not a page.
-    case pageIsAFolder(String)
 
     public var description: String {
         switch self {
         case .noPointImages: return "the sheet was drawn without per-snapshot images; draw it with pointImages for a page"
-        case .pageIsAFolder(let path): return "\(path) is a folder; name the page's file, e.g. \(path)/index.html"
         }
     }
 }

@@ -103,7 +103,7 @@ import Testing
         #expect(try String(contentsOf: index, encoding: .utf8).contains("src=\"\(assets[0])/sheet.png\""))
         #expect(try Data(contentsOf: folder.appendingPathComponent("screens/keep.json")) == Data("mine".utf8))
         #expect(try Data(contentsOf: folder.appendingPathComponent("sheet.png")) == Data("mine".utf8))
-        #expect(throws: PreviewPageError.pageIsAFolder(folder.appendingPathComponent("screens").path)) {
+        #expect(throws: OutputFile.Refusal.folder(folder.appendingPathComponent("screens").path, example: "index.html")) {
             try PreviewPage.write(sheet, to: folder.appendingPathComponent("screens"))
         }
     }
