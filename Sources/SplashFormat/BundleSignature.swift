@@ -31,6 +31,13 @@ public enum BundleSignature {
         return "ed25519 " + signature.base64EncodedString() + "\n"
     }
 
+    /// The raw public key of a private key file's text: what the tree's own signatures verify with.
+    public static func publicKey(ofPrivateKey text: String) throws(SignatureError) -> Data {
+        do { return try Curve25519.Signing.PrivateKey(rawRepresentation: try decode(text, kind: "ed25519-private")).publicKey.rawRepresentation } catch {
+            throw .badKey("not an ed25519 private key file")
+        }
+    }
+
     /// Reads a public key file's text (or the bare base64 key) into the raw 32 bytes an app pins.
     public static func publicKey(_ text: String) throws(SignatureError) -> Data {
         let raw = try decode(text, kind: "ed25519-public")

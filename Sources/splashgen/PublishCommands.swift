@@ -32,6 +32,10 @@ struct PublishCommand: ParsableCommand {
             print(
                 "\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed"
             )
+            if report.repairedObjects > 0 { print("  \(report.repairedObjects) damaged object files written anew") }
+            for name in report.damagedObjectsLeft {
+                Console.error("\(output): warning: objects/\(name) does not hold what its name says, and this bundle cannot restore it")
+            }
         } catch {
             throw Console.fail(error, context: bundle)
         }

@@ -26,6 +26,7 @@ public enum Publisher {
     public static func publish(bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil) throws -> PublishReport {
         let files = try BundleFiles(bundle)
         var manifest = try Manifest.decode(from: files.manifest)
+        try refuseBundleFolders(at: output)
         let held = try heldSerial(in: output)
         if let requested, requested <= held {
             throw PublishError.serialNotGreater(requested: requested, held: held)
@@ -44,8 +45,12 @@ public enum Publisher {
         for snapshot in manifest.campaigns.flatMap(\.snapshots) where deflated[snapshot.object] == nil {
             let data = files.object(snapshot.object)
             if let problem = SnapshotBundle.check(snapshot, data: data) { throw problem }
+            // An object already in the tree is kept only when it is still the object its name says.
             let raw = objects.appendingPathComponent(snapshot.object)
-            if !fm.fileExists(atPath: raw.path) { try write(data!, to: raw) }
+            if readBounded(raw, limit: ReadLimits.snapshotBytes).map({ sha256Hex($0) }) != snapshot.object {
+                if fm.fileExists(atPath: raw.path) { report.repairedObjects += 1 }
+                try write(data!, to: raw)
+            }
             // An object's URLs are cached for ever: a .deflate an earlier publication wrote is kept
             // (and its size signed) as long as it inflates to the object; only a damaged one is replaced.
             let packedURL = objects.appendingPathComponent(snapshot.object + ".deflate")
@@ -55,6 +60,7 @@ public enum Publisher {
             {
                 packed = earlier
             } else {
+                if fm.fileExists(atPath: packedURL.path) { report.repairedObjects += 1 }
                 packed = try Deflate.compress(data!)
                 try write(packed, to: packedURL)
             }
@@ -62,6 +68,12 @@ public enum Publisher {
             report.objects += 1
             report.rawBytes += data!.count
             report.deflatedBytes += packed.count
+        }
+        // Every other object the tree holds, checked against its name.
+        for entry in ((try? fm.contentsOfDirectory(atPath: objects.path)) ?? []).sorted() where isObjectName(entry) && deflated[entry] == nil {
+            if readBounded(objects.appendingPathComponent(entry), limit: ReadLimits.snapshotBytes).map({ sha256Hex($0) }) != entry {
+                report.damagedObjectsLeft.append(entry)
+            }
         }
         for c in manifest.campaigns.indices {
             for s in manifest.campaigns[c].snapshots.indices {
@@ -88,8 +100,9 @@ public enum Publisher {
             report.screens += 1
         }
         let served = Set(sizes.map { screenPath(width: $0.width, height: $0.height) })
+        let ownKey = try BundleSignature.publicKey(ofPrivateKey: privateKey)
         for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted()
-        where entry.hasSuffix(".json") && !served.contains("screens/" + entry) {
+        where !served.contains("screens/" + entry) && isOwnSlice(entry, in: screensFolder, app: manifest.app.bundleID, key: ownKey) {
             var withdrawn = manifest
             withdrawn.campaigns = []
             try writeSigned(
@@ -103,6 +116,36 @@ public enum Publisher {
             privateKey: privateKey)
         report.manifestBytes = whole.count
         return report
+    }
+
+    /// Whether `screens/<entry>` is a slice a publication wrote: named `<W>x<H>.json`, a manifest of
+    /// the same app, signed (its `.sig` beside it) with the key publishing now. Anything else in
+    /// `screens/` is someone else's file, and left alone.
+    static func isOwnSlice(_ entry: String, in folder: URL, app: String, key: Data) -> Bool {
+        let size = entry.hasSuffix(".json") ? entry.dropLast(5).split(separator: "x", omittingEmptySubsequences: false) : []
+        guard size.count == 2, size.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let data = readBounded(folder.appendingPathComponent(entry), limit: ReadLimits.manifestBytes),
+            let signature = readBounded(folder.appendingPathComponent(entry + ".sig"), limit: 4096),
+            BundleSignature.verify(data, signature: String(decoding: signature, as: UTF8.self), publicKey: key) == nil,
+            let slice = try? Manifest.decode(from: data)
+        else { return false }
+        return slice.app.bundleID == app
+    }
+
+    /// Refuses a tree that is a bundle folder or inside one: a bundle's `manifest.json` has no
+    /// serial (a published one always has), and publishing there would rewrite it.
+    static func refuseBundleFolders(at output: URL) throws {
+        var folder = output.standardizedFileURL
+        while true {
+            if let data = readBounded(folder.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes),
+                let manifest = try? Manifest.decode(from: data), manifest.serial == nil
+            {
+                throw PublishError.insideBundle(tree: output.path, bundle: folder.path)
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { return }
+            folder = parent
+        }
     }
 
     /// The serial of the manifest already at `output`, 0 when there is none. A tree whose manifest
@@ -146,6 +189,11 @@ public struct PublishReport: Sendable {
     public var screens = 0
     /// Slices of screens an earlier publication served, written anew with no campaign.
     public var withdrawnScreens = 0
+    /// Objects (raw or deflated) the tree held damaged, written anew.
+    public var repairedObjects = 0
+    /// Objects of earlier publications whose bytes do not match their name; this bundle does not
+    /// hold them, so they stay as they are (a phone refuses them by their hash).
+    public var damagedObjectsLeft: [String] = []
     /// The whole manifest's size.
     public var manifestBytes = 0
 
@@ -163,6 +211,8 @@ public enum PublishError: Error, Equatable, CustomStringConvertible {
     case unreadableTree(String, String)
     /// A file of the tree cannot be written.
     case notWritable(String, String)
+    /// The tree is a bundle folder, or inside one.
+    case insideBundle(tree: String, bundle: String)
 
     public var description: String {
         switch self {
@@ -171,6 +221,10 @@ public enum PublishError: Error, Equatable, CustomStringConvertible {
                 "serial \(requested) is not greater than the \(held) the tree already holds; a phone refuses a serial it has seen (omit --serial to take \(held == Int.max ? "none: the serial is exhausted" : String(held + 1)))"
         case .unreadableTree(let path, let detail): return "the tree's \(path) cannot be read (\(detail)); not publishing over it"
         case .notWritable(let path, let reason): return "cannot write \(path): \(reason)"
+        case .insideBundle(let tree, let bundle):
+            return tree == bundle
+                ? "\(tree) is a bundle folder (its manifest has no serial); publish into a folder of its own"
+                : "\(tree) is inside the bundle folder \(bundle); publish into a folder of its own"
         }
     }
 }

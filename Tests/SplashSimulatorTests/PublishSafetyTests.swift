@@ -1,0 +1,81 @@
+import Foundation
+import SplashCore
+import SplashFormat
+import SplashTestSupport
+import Testing
+
+/// `publish` writes only its own tree: never into a bundle, never over a file it did not write,
+/// and never leaves an object it can restore damaged. Expectations from the cases themselves: the
+/// bundle's bytes unchanged, the stranger's file unchanged, each object file matching its name.
+@Suite struct PublishSafetyTests {
+    /// Every file below `root` with its bytes.
+    func files(_ root: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: root.path) ?? FileManager.DirectoryEnumerator() {
+            let url = root.appendingPathComponent(path)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue { found[path] = try Data(contentsOf: url) }
+        }
+        return found
+    }
+
+    @Test func aTreeThatIsABundleOrInsideOneIsRefusedAndTheBundleIsUntouched() throws {
+        let bundle = temporaryFolder("bundle").appendingPathComponent("season")
+        try FileManager.default.copyItem(at: try Season15.full.get(), to: bundle)
+        let before = try files(bundle)
+        for tree in [bundle, bundle.appendingPathComponent("objects"), bundle.appendingPathComponent("cdn/live")] {
+            #expect(throws: PublishError.insideBundle(tree: tree.path, bundle: bundle.path)) {
+                try Publisher.publish(bundle: bundle, to: tree, privateKey: Season15.key.privateKey)
+            }
+        }
+        #expect(try files(bundle) == before)
+        #expect(BundleTools.verify(bundle, publicKey: nil).problems.isEmpty)
+    }
+
+    @Test func filesPublishDidNotWriteAreLeftAlone() throws {
+        let tree = temporaryFolder("tree")
+        try Season15.publish(Season15.full, to: tree)
+        let screens = tree.appendingPathComponent("screens")
+        // A stranger's notes, a look-alike slice signed by another key, and one with no signature.
+        let stranger = BundleSignature.makeKeyPair()
+        let lookAlike = try Data(contentsOf: screens.appendingPathComponent("1179x2556.json"))
+        let planted: [String: Data] = [
+            "README.json": Data("{\"note\": \"ours\"}".utf8),
+            "9x9.json": lookAlike,
+            "9x9.json.sig": Data(try BundleSignature.sign(lookAlike, privateKey: stranger.privateKey).utf8),
+            "8x8.json": lookAlike,
+        ]
+        for (name, data) in planted { try data.write(to: screens.appendingPathComponent(name)) }
+
+        let report = try Publisher.publish(bundle: try Season15.otherScreen.get(), to: tree, privateKey: Season15.key.privateKey)
+        for (name, data) in planted { #expect(try Data(contentsOf: screens.appendingPathComponent(name)) == data, "\(name) untouched") }
+        #expect(!FileManager.default.fileExists(atPath: screens.appendingPathComponent("README.json.sig").path))
+        // The one slice publish wrote before and no longer serves is withdrawn, as before.
+        #expect(report.withdrawnScreens == 1)
+        #expect(try Manifest.decode(from: Data(contentsOf: screens.appendingPathComponent("1179x2556.json"))).campaigns.isEmpty)
+    }
+
+    @Test func damagedObjectsAreWrittenAnewAndOnesItCannotRestoreAreNamed() throws {
+        let tree = temporaryFolder("tree")
+        try Season15.publish(Season15.full, to: tree)
+        let objects = tree.appendingPathComponent("objects")
+        let names = try FileManager.default.contentsOfDirectory(atPath: objects.path).filter(isObjectName).sorted()
+        for url in [objects.appendingPathComponent(names[0]), objects.appendingPathComponent(names[1] + ".deflate")] {
+            var data = try Data(contentsOf: url)
+            data[data.count / 2] ^= 0xFF
+            try data.write(to: url)
+        }
+        let foreign = String(repeating: "0", count: 64)
+        try Data("not the object".utf8).write(to: objects.appendingPathComponent(foreign))
+
+        let report = try Publisher.publish(bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey)
+        #expect(report.repairedObjects == 2)
+        #expect(report.damagedObjectsLeft == [foreign])
+        for name in names {
+            let raw = try Data(contentsOf: objects.appendingPathComponent(name))
+            #expect(sha256Hex(raw) == name)
+            #expect(try Deflate.inflate(Data(contentsOf: objects.appendingPathComponent(name + ".deflate")), expectedSize: raw.count) == raw)
+        }
+        #expect(try Data(contentsOf: objects.appendingPathComponent(foreign)) == Data("not the object".utf8))
+    }
+}
