@@ -42,6 +42,9 @@ public struct BundleFetcher: Sendable {
 
     /// The longest wait between two tries, however many were made.
     public static let longestBackoff: TimeInterval = 30
+    /// The wait after one of `seconds`: twice as long, up to ``longestBackoff``.
+    static func wait(after seconds: TimeInterval) -> TimeInterval { min(seconds * 2, longestBackoff) }
+
     /// The largest number of seconds ``timeout``, ``deadline`` and ``backoff`` may be set to (a day).
     public static let longestSeconds: TimeInterval = 86_400
 
@@ -140,6 +143,13 @@ public struct BundleFetcher: Sendable {
             }
         }
         if let bundleID, manifest.app.bundleID != bundleID { throw .badBundle(.otherApp(expected: bundleID, found: manifest.app.bundleID)) }
+        // Signed for this screen, inside the signature: another screen's valid slice served here
+        // would install a bundle with nothing for this screen, and the phone would lose its campaign.
+        let portrait = Manifest.Size(width: min(screen.width, screen.height), height: max(screen.width, screen.height))
+        guard manifest.screen == portrait else {
+            let found = manifest.screen.map { "\($0.width)x\($0.height)" } ?? "no one screen (a whole manifest)"
+            throw .badBundle(.otherScreen(expected: "\(portrait.width)x\(portrait.height)", found: found))
+        }
         guard let serial = manifest.serial else { throw .notPublished }
         report.serial = serial
         let unchanged = current.map { $0.data == body } ?? false
@@ -332,7 +342,7 @@ public struct BundleFetcher: Sendable {
                 // A wait that would end past the deadline is not started: the last failure stands.
                 guard wait < secondsLeft else { throw last }
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
-                wait = min(wait * 2, Self.longestBackoff)
+                wait = Self.wait(after: wait)
                 report.retries += 1
             }
             let allowed = min(timeout, secondsLeft)

@@ -22,6 +22,8 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableObject(object: String, detail: String)
     /// The object's pixel size is not the size of the file it would replace.
     case wrongPixelSize(object: String, expected: String, found: String)
+    /// A slice signed for another screen (or a whole manifest) served where this screen's slice belongs.
+    case otherScreen(expected: String, found: String)
     /// A key is pinned but the bundle has no `manifest.sig`.
     case unsigned
     /// `manifest.sig` does not verify against the manifest and the pinned key.
@@ -42,6 +44,7 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadableObject(let name, let detail): return "object \(name) is not a readable snapshot: \(detail)"
         case .wrongPixelSize(let name, let expected, let found):
             return "object \(name) is \(found) pixels; the manifest and the file it replaces need \(expected)"
+        case .otherScreen(let expected, let found): return "the manifest is signed for \(found), not this screen's \(expected)"
         case .unsigned: return "the bundle is not signed, and a key is pinned"
         case .badSignature: return "the manifest's signature does not verify with the pinned key (tampered, or signed by another key)"
         }

@@ -18,6 +18,10 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// Set by `splashgen publish`: a number that only grows from one publication to the next, inside
     /// the signature, so a fetcher can refuse an older manifest replayed to it. Nil when unpublished.
     public var serial: Int?
+    /// Set on a one-screen slice (`publish`'s `screens/<W>x<H>.json`, `pack --slice` by pixels): the
+    /// screen it is for, in portrait pixels, inside the signature. A fetcher refuses a slice that is
+    /// not for its own screen, however validly signed. Nil on a whole manifest.
+    public var screen: Size?
 
     /// The app a bundle applies to.
     public struct App: Codable, Equatable, Sendable {
@@ -269,6 +273,9 @@ extension Manifest {
         }
         let side = 1...Int(KTXFile.maxDimension)
         if let serial, serial < 1 { return "serial \(serial) is out of range 1...\(Int.max)" }
+        if let screen, !(side.contains(screen.width) && side.contains(screen.height) && screen.width <= screen.height) {
+            return "screen \(screen.width)x\(screen.height) is not a portrait size of at most \(KTXFile.maxDimension) pixels a side"
+        }
         for (key, version) in [("min_version", app.minVersion), ("max_version", app.maxVersion)] {
             if let version, let problem = VersionNumber.problem(version) { return "app.\(key) \"\(version)\": \(problem)" }
         }

@@ -297,6 +297,39 @@ final class Flag: @unchecked Sendable {
         await #expect(throws: FetchError.badBundle(.badSignature)) { try await stranger.fetch() }
     }
 
+    /// A slice is signed for its screen: another screen's slice, validly signed with a higher
+    /// serial, or the whole manifest, served at this screen's path is refused, on a first fetch and
+    /// over an installed bundle, which stays.
+    @Test func aSliceSignedForAnotherScreenIsRefusedAndTheInstalledBundleStays() async throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("season")
+        let elsewhere = temporaryFolder("se-tree")
+        try Season15.publish(Season15.otherScreen, to: elsewhere, serial: 5)
+        let seSlice = (
+            try Data(contentsOf: elsewhere.appendingPathComponent("screens/750x1334.json")),
+            try Data(contentsOf: elsewhere.appendingPathComponent("screens/750x1334.json.sig"))
+        )
+        try FileManager.default.createDirectory(at: tree.appendingPathComponent("screens"), withIntermediateDirectories: true)
+        try Season15.serve(seSlice, in: tree)
+        let fetcher = Season15.fetcher(server, "season")
+        await #expect(throws: FetchError.badBundle(.otherScreen(expected: "1179x2556", found: "750x1334"))) { try await fetcher.fetch() }
+        #expect(!FileManager.default.fileExists(atPath: fetcher.installed.path))
+
+        try Season15.publish(Season15.full, to: tree, serial: 1)
+        #expect(try await fetcher.fetch().installedNew)
+        let installed = try Data(contentsOf: fetcher.installed.appendingPathComponent("manifest.json"))
+        try Season15.serve(seSlice, in: tree)
+        await #expect(throws: FetchError.badBundle(.otherScreen(expected: "1179x2556", found: "750x1334"))) { try await fetcher.fetch() }
+        let whole = (
+            try Data(contentsOf: tree.appendingPathComponent("manifest.json")), try Data(contentsOf: tree.appendingPathComponent("manifest.sig"))
+        )
+        try Season15.serve(whole, in: tree)
+        await #expect(throws: FetchError.badBundle(.otherScreen(expected: "1179x2556", found: "no one screen (a whole manifest)"))) {
+            try await fetcher.fetch()
+        }
+        #expect(try Data(contentsOf: fetcher.installed.appendingPathComponent("manifest.json")) == installed)
+    }
+
     @Test func aTamperedObjectIsRefusedAndTheInstalledBundleStays() async throws {
         let server = try NginxServer()
         let tree = server.root.appendingPathComponent("season")

@@ -101,10 +101,11 @@ public enum Publisher {
         }
         let served = Set(sizes.map { screenPath(width: $0.width, height: $0.height) })
         let ownKey = try BundleSignature.publicKey(ofPrivateKey: privateKey)
-        for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted()
-        where !served.contains("screens/" + entry) && isOwnSlice(entry, in: screensFolder, app: manifest.app.bundleID, key: ownKey) {
+        for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted() where !served.contains("screens/" + entry) {
+            guard let screen = ownSlice(entry, in: screensFolder, app: manifest.app.bundleID, key: ownKey) else { continue }
             var withdrawn = manifest
             withdrawn.campaigns = []
+            withdrawn.screen = screen
             try writeSigned(
                 withdrawn.encoded(), to: screensFolder.appendingPathComponent(entry), signature: screensFolder.appendingPathComponent(entry + ".sig"),
                 privateKey: privateKey)
@@ -118,18 +119,19 @@ public enum Publisher {
         return report
     }
 
-    /// Whether `screens/<entry>` is a slice a publication wrote: named `<W>x<H>.json`, a manifest of
-    /// the same app, signed (its `.sig` beside it) with the key publishing now. Anything else in
-    /// `screens/` is someone else's file, and left alone.
-    static func isOwnSlice(_ entry: String, in folder: URL, app: String, key: Data) -> Bool {
+    /// The screen of `screens/<entry>` when it is a slice a publication wrote: named `<W>x<H>.json`
+    /// (portrait), a manifest of the same app, signed (its `.sig` beside it) with the key publishing
+    /// now. Anything else in `screens/` is someone else's file, and left alone: nil.
+    static func ownSlice(_ entry: String, in folder: URL, app: String, key: Data) -> Manifest.Size? {
         let size = entry.hasSuffix(".json") ? entry.dropLast(5).split(separator: "x", omittingEmptySubsequences: false) : []
-        guard size.count == 2, size.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+        guard size.count == 2, size.allSatisfy({ $0.allSatisfy(\.isASCII) }), let width = Int(size[0]), let height = Int(size[1]), width <= height,
+            screenPath(width: width, height: height) == "screens/" + entry,
             let data = readBounded(folder.appendingPathComponent(entry), limit: ReadLimits.manifestBytes),
             let signature = readBounded(folder.appendingPathComponent(entry + ".sig"), limit: 4096),
             BundleSignature.verify(data, signature: String(decoding: signature, as: UTF8.self), publicKey: key) == nil,
-            let slice = try? Manifest.decode(from: data)
-        else { return false }
-        return slice.app.bundleID == app
+            let slice = try? Manifest.decode(from: data), slice.app.bundleID == app
+        else { return nil }
+        return Manifest.Size(width: width, height: height)
     }
 
     /// Refuses a tree that is a bundle folder or inside one: a bundle's `manifest.json` has no

@@ -34,6 +34,7 @@ public enum ScreenSlice: Sendable, CustomStringConvertible {
         for index in sliced.campaigns.indices { sliced.campaigns[index].snapshots.removeAll { !matches($0) } }
         sliced.campaigns.removeAll { $0.snapshots.isEmpty }
         guard !sliced.campaigns.isEmpty else { throw .noSnapshots(description) }
+        if case .pixels(let w, let h) = self { sliced.screen = Manifest.Size(width: min(w, h), height: max(w, h)) }
         return sliced
     }
 }
