@@ -21,6 +21,9 @@ struct CacheSurvey {
     var folderExists: Bool
     /// The launch snapshot files of the folder, sorted.
     var names: [String]
+    /// The applier's own temporary files in the launch folder (`*.splashgen-partial`), left by a
+    /// killed run: removed by the next run that may write, whatever else it does.
+    var partials: [String]
     /// Before iOS 13: a folder left outside by a killed run (`paths.editingFolder`) exists.
     var editingFolderExists: Bool
     /// A folder of leftovers being cleared exists.
@@ -39,13 +42,15 @@ struct CacheSurvey {
         folderExists = try paths.checkNoLinks(paths.folder)
         editingFolderExists = try paths.checkNoLinks(paths.editingFolder)
         clearingFolderExists = try paths.checkNoLinks(paths.clearingFolder)
-        names = folderExists ? Self.snapshotNames(in: paths.folderURL, of: paths) : []
+        let entries = folderExists ? paths.names(in: paths.folderURL) : []
+        names = Self.snapshotNames(entries, in: paths.folderURL, of: paths)
+        partials = entries.filter { $0.hasSuffix(ApplierFileSystemPartial.suffix) }.sorted()
     }
 
     /// The launch snapshot files of a folder, sorted: regular files with an extension the OS reads.
     /// Sub-folders (`downscaled/`), links and the applier's own partial files are not snapshots.
-    static func snapshotNames(in folder: URL, of paths: ApplierPaths) -> [String] {
-        paths.names(in: folder).sorted().filter { entry in
+    static func snapshotNames(_ entries: [String], in folder: URL, of paths: ApplierPaths) -> [String] {
+        entries.sorted().filter { entry in
             let url = folder.appendingPathComponent(entry)
             guard ApplierState.isFileName(entry), ["ktx", "png", "jpeg", "jpg"].contains(url.pathExtension.lowercased()) else { return false }
             return paths.status(url).map { $0.st_mode & S_IFMT == S_IFREG } ?? false

@@ -103,6 +103,12 @@ public struct SnapshotApplier: Sendable {
         defer { withExtendedLifetime(lock) {} }
 
         var survey = try CacheSurvey(paths: paths)
+        // A killed run's temporary files never stay in the OS's folder, whatever this run does.
+        if mode != .status, !survey.partials.isEmpty {
+            for name in survey.partials { try files.remove(paths.folderURL.appendingPathComponent(name)) }
+            try files.syncFolder(paths.folderURL)
+            survey.partials = []
+        }
         // The launch path: one state read, one listing, the manifest's hash; nothing decoded or parsed.
         if mode == .apply, survey.folderExists, !survey.editingFolderExists, !survey.clearingFolderExists, let saved = survey.saved,
             saved.isSettled(for: key(survey.names), manifestStamp: target.stamp, at: now)

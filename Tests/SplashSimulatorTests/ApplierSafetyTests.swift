@@ -149,6 +149,27 @@ import Testing
         #expect(try sim.cachedFiles() == cached, "\(name): nothing in the launch folder changed")
     }
 
+    /// A run killed mid-write leaves `NAME.ktx.splashgen-partial` in the OS's folder; the next
+    /// run that may write removes it, even when it has nothing else to do (the launch path).
+    /// `status` writes nothing, so it leaves it.
+    @Test func aKilledRunsPartialFileInTheLaunchFolderIsRemovedByTheNextRunWhateverItDoes() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        _ = try applier(sim, bundle: bundle, now: during).apply()
+        let folder = try sim.snapshotFolder(sim.model())
+        let cached = try sim.cachedFiles()
+        let partial = folder.appendingPathComponent(cached.keys.sorted()[0] + ".splashgen-partial")
+        try cached.values.first!.prefix(3000).write(to: partial)
+
+        _ = try applier(sim, bundle: bundle, now: during).status()
+        #expect(FileManager.default.fileExists(atPath: partial.path), "status changes nothing")
+        let settled = try applier(sim, bundle: bundle, now: during).apply()
+        #expect(settled.nothingToDo, "the launch path: nothing else to do")
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+        #expect(try sim.cachedFiles() == cached)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasSuffix(".splashgen-partial") })
+    }
+
     @Test func statusSaysWhatApplyWouldDoAndChangesNothing() throws {
         let bundle = try Bundles.double11.get()
         let sim = try sandbox(Installed.iPhone15)
