@@ -218,12 +218,18 @@ struct PlanExecutor {
         // `objects/` and the file are opened from the bundle's folder, neither through a link.
         let url = bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
         guard let (objects, name) = try? ContainedFolder(bundle.root).openParent(of: url) else { return .failure(.missingObject(snapshot.object)) }
+        defer { close(objects) }
         let fd = ContainedFolder.retrying { openat(objects, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-        close(objects)
-        guard fd >= 0 else { return .failure(.missingObject(snapshot.object)) }
+        guard fd >= 0 else {
+            // Say what is there: nothing, or a link (refused by O_NOFOLLOW), or something else.
+            let kind = ContainedFolder.status(objects, name).map { FileKind.describe($0.st_mode) }
+            return .failure(kind.map { .notARegularFile("objects/" + snapshot.object, kind: $0) } ?? .missingObject(snapshot.object))
+        }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .failure(.missingObject(snapshot.object)) }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return .failure(.notARegularFile("objects/" + snapshot.object, kind: FileKind.describe(info.st_mode)))
+        }
         let size = snapshot.bytes
         guard Int(info.st_size) == size, buffer.count >= size else {
             return .failure(.sizeMismatch(object: snapshot.object, expected: size, found: Int(info.st_size)))

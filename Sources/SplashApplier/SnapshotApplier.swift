@@ -200,10 +200,10 @@ public struct SnapshotApplier: Sendable {
         }
         var target = Target(bundle: bundle, trustedKey: trust.key)
         if let bundle {
-            guard let data = readBounded(bundle.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else {
-                throw .badBundle(.missingManifest)
+            switch readBoundedFile(bundle.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) {
+            case .success(let data): target.stamp = sha256Hex(data)
+            case .failure(let refusal): throw .badBundle(.manifest(refusal))
             }
-            target.stamp = sha256Hex(data)
         }
         // Whose launch folder: the app's own identifier, or the one folder the container holds.
         let installed = appBundleID ?? installedBundleID()

@@ -12,26 +12,69 @@ import Darwin
 /// Given `within`, every folder from there down is reached by descriptor and none may be a link
 /// (``ContainedFolder``); otherwise only the file's own name is refused as a link.
 public func readBounded(_ url: URL, limit: Int, within folder: ContainedFolder? = nil) -> Data? {
+    try? readBoundedFile(url, limit: limit, within: folder).get()
+}
+
+/// Why ``readBoundedFile(_:limit:within:)`` read nothing.
+public enum FileRefusal: Error, Equatable, Sendable {
+    /// Nothing is there.
+    case missing
+    /// Something other than a regular file is there (``FileKind/describe(_:)`` names it).
+    case notARegularFile(kind: String)
+    /// The file is larger than the limit.
+    case tooLarge(size: Int)
+    /// It could not be read whole (a folder above is a link, it changed while read, a read failed).
+    case unreadable(String)
+}
+
+/// ``readBounded(_:limit:within:)``, saying why when it reads nothing.
+public func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFolder? = nil) -> Result<Data, FileRefusal> {
     guard let folder else { return readBounded(url.path, in: AT_FDCWD, limit: limit) }
-    guard let (parent, name) = try? folder.openParent(of: url) else { return nil }
+    let parent: Int32, name: String
+    do { (parent, name) = try folder.openParent(of: url) } catch {
+        if case .failed(_, ENOENT) = error { return .failure(.missing) }
+        return .failure(.unreadable(error.description))
+    }
     defer { close(parent) }
     return readBounded(name, in: parent, limit: limit)
 }
 
-/// ``readBounded(_:limit:within:)`` of `name` in the folder `parent` (a path when it is `AT_FDCWD`).
-private func readBounded(_ name: String, in parent: Int32, limit: Int) -> Data? {
-    guard let info = ContainedFolder.status(parent, name), info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= limit else { return nil }
+/// ``readBoundedFile(_:limit:within:)`` of `name` in the folder `parent` (a path when it is `AT_FDCWD`).
+private func readBounded(_ name: String, in parent: Int32, limit: Int) -> Result<Data, FileRefusal> {
+    guard let info = ContainedFolder.status(parent, name) else {
+        return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(String(cString: strerror(errno))))
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile(kind: FileKind.describe(info.st_mode))) }
+    guard Int(info.st_size) <= limit else { return .failure(.tooLarge(size: Int(info.st_size))) }
     let fd = ContainedFolder.retrying { openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-    guard fd >= 0 else { return nil }
+    guard fd >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
     defer { close(fd) }
     var opened = stat()
-    guard fstat(fd, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else { return nil }
+    guard fstat(fd, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else {
+        return .failure(.unreadable("it was replaced while it was opened"))
+    }
     // One buffer of the size the file had, filled by read(2): no second copy of the bytes. A file
     // that grew past that size since the stat is refused rather than read in part.
     let size = Int(info.st_size)
     var data = Data(count: size)
-    guard data.withUnsafeMutableBytes({ readExactly(fd, into: $0, count: size) }) else { return nil }
-    return data
+    guard data.withUnsafeMutableBytes({ readExactly(fd, into: $0, count: size) }) else { return .failure(.unreadable("it changed size while it was read")) }
+    return .success(data)
+}
+
+/// What a `stat` mode is, for a message: "a symbolic link", "a folder", "a character device"…
+public enum FileKind {
+    public static func describe(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a folder"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a named pipe"
+        case S_IFSOCK: return "a socket"
+        default: return "not a file"
+        }
+    }
 }
 
 /// Fills the first `count` bytes of `buffer` from `fd` with read(2) and checks that the file ends

@@ -2,8 +2,34 @@ import Foundation
 
 /// What is wrong with a bundle.
 public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Why a bundle's `manifest.json` was not read, as a bundle problem.
+    public static func manifest(_ refusal: FileRefusal) -> BundleProblem {
+        switch refusal {
+        case .missing: return .missingManifest
+        case .tooLarge(let size): return .manifestTooLarge(bytes: size, limit: ReadLimits.manifestBytes)
+        case .notARegularFile(let kind): return .notARegularFile("manifest.json", kind: kind)
+        case .unreadable(let reason): return .unreadableFile("manifest.json", reason)
+        }
+    }
+
+    /// Why an object of `expected` bytes was not read, as a bundle problem.
+    public static func object(_ name: String, expected: Int, _ refusal: FileRefusal) -> BundleProblem {
+        switch refusal {
+        case .missing: return .missingObject(name)
+        case .tooLarge(let size): return .sizeMismatch(object: name, expected: expected, found: size)
+        case .notARegularFile(let kind): return .notARegularFile("objects/" + name, kind: kind)
+        case .unreadable(let reason): return .unreadableFile("objects/" + name, reason)
+        }
+    }
+
     /// No `manifest.json`.
     case missingManifest
+    /// `manifest.json` is larger than any manifest may be.
+    case manifestTooLarge(bytes: Int, limit: Int)
+    /// A bundle file (`manifest.json`, `objects/<hash>`) is something other than a regular file.
+    case notARegularFile(String, kind: String)
+    /// A bundle file could not be read whole.
+    case unreadableFile(String, String)
     /// The manifest is not valid JSON of the expected shape.
     case malformedManifest(String)
     /// The manifest was written by a newer splashgen.
@@ -32,6 +58,9 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingManifest: return "no manifest.json in the bundle"
+        case .manifestTooLarge(let bytes, let limit): return "manifest.json is \(bytes) bytes, more than the \(limit) a manifest may be"
+        case .notARegularFile(let path, let kind): return "\(path) is \(kind), not a regular file; the bundle is not read through it"
+        case .unreadableFile(let path, let reason): return "\(path) cannot be read: \(reason)"
         case .malformedManifest(let detail): return "malformed manifest: \(detail)"
         case .newerSchema(let found, let supported):
             return "manifest schema \(found) is newer than this applier understands (schema \(supported))"

@@ -13,8 +13,10 @@ public struct SnapshotBundle: Sendable {
     /// Reads and checks the manifest; with `trustedKey`, also its signature.
     public init(root: URL, trustedKey: Data? = nil) throws(BundleProblem) {
         self.root = root
-        guard let data = readBounded(root.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else {
-            throw .missingManifest
+        let data: Data
+        switch readBoundedFile(root.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) {
+        case .success(let bytes): data = bytes
+        case .failure(let refusal): throw .manifest(refusal)
         }
         manifestData = data
         if let trustedKey {
@@ -35,11 +37,10 @@ public struct SnapshotBundle: Sendable {
         guard isObjectName(snapshot.object) else { throw .notAnObjectName(snapshot.object) }
         // Read no more than the manifest declares (range-checked when it was decoded).
         let url = root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
-        guard let data = readBounded(url, limit: snapshot.bytes) else {
-            if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int {
-                throw .sizeMismatch(object: snapshot.object, expected: snapshot.bytes, found: size)
-            }
-            throw .missingObject(snapshot.object)
+        let data: Data
+        switch readBoundedFile(url, limit: snapshot.bytes, within: ContainedFolder(root)) {
+        case .success(let bytes): data = bytes
+        case .failure(let refusal): throw .object(snapshot.object, expected: snapshot.bytes, refusal)
         }
         if let problem = Self.check(snapshot, data: data, width: width, height: height) { throw problem }
         return data

@@ -170,6 +170,54 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasSuffix(".splashgen-partial") })
     }
 
+    /// What is really wrong with a bundle file is named, by the applier, `verify` and `pack` alike:
+    /// a manifest too large (not "missing"), an object that is a link (not "missing" or
+    /// "truncated"), an object of 2 GiB (its size, not "missing"). Nothing changes.
+    @Test func whatIsWrongWithABundleFileIsNamedAndNothingChanges() throws {
+        let sim = try sandbox(Installed.iPhone15)
+        let before = try sim.snapshotTree()
+        func damaged(_ damage: (URL, URL) throws -> Void) throws -> URL {
+            let bundle = temporaryFolder("named").appendingPathComponent("b")
+            try FileManager.default.copyItem(at: try Bundles.double11.get(), to: bundle)
+            try damage(bundle, try firstObject(bundle))
+            return bundle
+        }
+        let object = try firstObject(try Bundles.double11.get()).lastPathComponent
+        let expected = try Manifest.decode(from: Data(contentsOf: try Bundles.double11.get().appendingPathComponent("manifest.json")))
+            .campaigns[0].snapshots.first { $0.object == object }!.bytes
+        let cases: [(String, URL, BundleProblem)] = [
+            (
+                "manifest over 8 MB",
+                try damaged { bundle, _ in try Data(count: 9_000_000).write(to: bundle.appendingPathComponent("manifest.json")) },
+                .manifestTooLarge(bytes: 9_000_000, limit: ReadLimits.manifestBytes)
+            ),
+            (
+                "object that is a link",
+                try damaged { bundle, url in
+                    let copy = bundle.appendingPathComponent("elsewhere")
+                    try FileManager.default.moveItem(at: url, to: copy)
+                    try FileManager.default.createSymbolicLink(at: url, withDestinationURL: copy)
+                },
+                .notARegularFile("objects/" + object, kind: "a symbolic link")
+            ),
+            (
+                "object of 2 GiB",
+                try damaged { _, url in
+                    let handle = try FileHandle(forWritingTo: url)
+                    try handle.truncate(atOffset: 2 << 30)
+                    try handle.close()
+                },
+                .sizeMismatch(object: object, expected: expected, found: 2 << 30)
+            ),
+        ]
+        for (name, bundle, problem) in cases {
+            #expect(throws: ApplierError.badBundle(problem), "\(name)") { _ = try applier(sim, bundle: bundle, now: during).apply() }
+            #expect(BundleTools.verify(bundle, publicKey: nil).problems == [problem.description], "\(name)")
+            #expect(throws: problem, "\(name)") { try BundleTools.contents(of: bundle) }
+        }
+        #expect(try sim.snapshotTree() == before)
+    }
+
     @Test func statusSaysWhatApplyWouldDoAndChangesNothing() throws {
         let bundle = try Bundles.double11.get()
         let sim = try sandbox(Installed.iPhone15)

@@ -1,4 +1,5 @@
 import Foundation
+import SplashFormat
 
 #if canImport(Glibc)
 import Glibc
@@ -34,12 +35,7 @@ public enum OutputFile {
         switch info.st_mode & S_IFMT {
         case S_IFREG: return
         case S_IFDIR: throw .folder(url.path, example: example)
-        case S_IFLNK: throw .notARegularFile(url.path, kind: "a symbolic link")
-        case S_IFCHR: throw .notARegularFile(url.path, kind: "a character device")
-        case S_IFBLK: throw .notARegularFile(url.path, kind: "a block device")
-        case S_IFIFO: throw .notARegularFile(url.path, kind: "a named pipe")
-        case S_IFSOCK: throw .notARegularFile(url.path, kind: "a socket")
-        default: throw .notARegularFile(url.path, kind: "not a file")
+        default: throw .notARegularFile(url.path, kind: FileKind.describe(info.st_mode))
         }
     }
 

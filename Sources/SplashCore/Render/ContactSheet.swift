@@ -190,11 +190,12 @@ public enum ContactSheet {
             guard results.withLock({ $0.problems.isEmpty }) else { return }
             do {
                 let name = objects[index]
-                let data = files.object(name)
-                for user in users[name, default: []] {
+                let uses = users[name, default: []]
+                guard let first = uses.first else { return }
+                let data = try files.verifiedObject(tiles[first].snapshot)
+                for user in uses.dropFirst() {
                     if let problem = SnapshotBundle.check(tiles[user].snapshot, data: data) { throw problem }
                 }
-                guard let data else { throw BundleProblem.missingObject(name) }
                 let image = try SnapshotDecoder().decode(data)
                 for user in users[name, default: []] {
                     let tile = tiles[user]

@@ -12,32 +12,57 @@ public struct BundleFiles: Sendable {
     public let signature: String?
     /// The names under `objects/`.
     public let objectNames: [String]
-    private let load: @Sendable (String) -> Data?
+    private let load: @Sendable (String) -> Result<Data, FileRefusal>
 
     /// Opens a bundle folder, or reads an archive.
     public init(_ url: URL) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw BundleProblem.missingManifest }
         if isDirectory.boolValue {
-            guard let manifest = readBounded(url.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else {
-                throw BundleProblem.missingManifest
+            let manifest: Data
+            switch readBoundedFile(url.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) {
+            case .success(let bytes): manifest = bytes
+            case .failure(let refusal): throw BundleProblem.manifest(refusal)
             }
             let objects = url.appendingPathComponent("objects")
             isArchive = false
             self.manifest = manifest
             signature = try? String(contentsOf: url.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
             objectNames = (try? FileManager.default.contentsOfDirectory(atPath: objects.path)) ?? []
-            load = { name in isObjectName(name) ? readBounded(objects.appendingPathComponent(name), limit: ReadLimits.snapshotBytes) : nil }
+            let folder = ContainedFolder(url)
+            load = { name in
+                isObjectName(name) ? readBoundedFile(objects.appendingPathComponent(name), limit: ReadLimits.snapshotBytes, within: folder) : .failure(.missing)
+            }
         } else {
             let contents = try BundleArchive.read(url)
             isArchive = true
             manifest = contents.manifest
             signature = contents.signature
             objectNames = Array(contents.objects.keys)
-            load = { contents.objects[$0] }
+            load = { contents.objects[$0].map { .success($0) } ?? .failure(.missing) }
         }
     }
 
     /// An object's bytes, or nil when it is not there.
-    public func object(_ name: String) -> Data? { load(name) }
+    public func object(_ name: String) -> Data? { try? load(name).get() }
+
+    /// What is wrong with a snapshot's object here, if anything: why it could not be read (missing,
+    /// a link, larger than any object), or what ``SnapshotBundle/check(_:data:width:height:)`` finds.
+    public func problem(of snapshot: Manifest.Snapshot) -> BundleProblem? {
+        do {
+            _ = try verifiedObject(snapshot)
+            return nil
+        } catch { return error }
+    }
+
+    /// A snapshot's object, read once and checked (``problem(of:)`` says what it throws).
+    public func verifiedObject(_ snapshot: Manifest.Snapshot) throws(BundleProblem) -> Data {
+        switch load(snapshot.object) {
+        case .success(let data):
+            if let problem = SnapshotBundle.check(snapshot, data: data) { throw problem }
+            return data
+        case .failure(let refusal):
+            throw isObjectName(snapshot.object) ? .object(snapshot.object, expected: snapshot.bytes, refusal) : .notAnObjectName(snapshot.object)
+        }
+    }
 }

@@ -38,7 +38,7 @@ public enum BundleTools {
     public static func unpack(_ archive: URL, outputRoot: URL, name: String) throws -> URL {
         let contents = try BundleArchive.read(archive)
         let manifest = try Manifest.decode(from: contents.manifest)
-        let problems = objectProblems(manifest, names: Array(contents.objects.keys)) { contents.objects[$0] }.problems
+        let problems = objectProblems(manifest, names: Array(contents.objects.keys)) { SnapshotBundle.check($0, data: contents.objects[$0.object]) }.problems
         if !problems.isEmpty { throw IncompleteArchive(problems: problems) }
         let writer = try BundleWriter(outputRoot: outputRoot, name: name)
         for (hash, data) in contents.objects { try writer.addObject(data, hash: hash) }
@@ -69,20 +69,22 @@ public enum BundleTools {
             report.problems.append(error.description)
             return report
         }
-        let objects = objectProblems(manifest, names: files.objectNames, object: files.object)
+        let objects = objectProblems(manifest, names: files.objectNames, problem: files.problem(of:))
         report.objects = objects.count
         report.problems += objects.problems
         return report
     }
 
-    /// What is wrong with the objects a bundle holds (`names`, each read by `object`, one at a
+    /// What is wrong with the objects a bundle holds (`names`, each checked by `problem`, one at a
     /// time) for `manifest`: each object it names missing or failing its check, and each held but
     /// not named. Returns how many objects the manifest names, too.
-    static func objectProblems(_ manifest: Manifest, names: [String], object: (String) -> Data?) -> (count: Int, problems: [String]) {
+    static func objectProblems(
+        _ manifest: Manifest, names: [String], problem: (Manifest.Snapshot) -> BundleProblem?
+    ) -> (count: Int, problems: [String]) {
         var named: Set<String> = []
         var problems: [String] = []
         for snapshot in manifest.campaigns.flatMap(\.snapshots) where named.insert(snapshot.object).inserted {
-            if let problem = SnapshotBundle.check(snapshot, data: object(snapshot.object)) { problems.append(problem.description) }
+            if let problem = problem(snapshot) { problems.append(problem.description) }
         }
         for extra in Set(names).subtracting(named).sorted() {
             problems.append("objects/\(extra) is not named by the manifest")

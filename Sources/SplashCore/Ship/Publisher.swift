@@ -43,13 +43,12 @@ public enum Publisher {
         var deflated: [String: Int] = [:]
         var report = PublishReport(tree: output, serial: serial)
         for snapshot in manifest.campaigns.flatMap(\.snapshots) where deflated[snapshot.object] == nil {
-            let data = files.object(snapshot.object)
-            if let problem = SnapshotBundle.check(snapshot, data: data) { throw problem }
+            let data = try files.verifiedObject(snapshot)
             // An object already in the tree is kept only when it is still the object its name says.
             let raw = objects.appendingPathComponent(snapshot.object)
             if readBounded(raw, limit: ReadLimits.snapshotBytes).map({ sha256Hex($0) }) != snapshot.object {
                 if fm.fileExists(atPath: raw.path) { report.repairedObjects += 1 }
-                try write(data!, to: raw)
+                try write(data, to: raw)
             }
             // An object's URLs are cached for ever: a .deflate an earlier publication wrote is kept
             // (and its size signed) as long as it inflates to the object; only a damaged one is replaced.
@@ -61,12 +60,12 @@ public enum Publisher {
                 packed = earlier
             } else {
                 if fm.fileExists(atPath: packedURL.path) { report.repairedObjects += 1 }
-                packed = try Deflate.compress(data!)
+                packed = try Deflate.compress(data)
                 try write(packed, to: packedURL)
             }
             deflated[snapshot.object] = packed.count
             report.objects += 1
-            report.rawBytes += data!.count
+            report.rawBytes += data.count
             report.deflatedBytes += packed.count
         }
         // Every other object the tree holds, checked against its name.
