@@ -21,7 +21,7 @@
 #
 # Environment:
 #   FUZZ_RUNS        inputs per target, the corpus included (default: atx 2000, ktx 1500, lzfse 8000,
-#                    png 60000, manifest 50000, slice 4000, state 800, yaml 6000)
+#                    png 60000, manifest 50000, slice 4000, state 3000, yaml 6000)
 #   FUZZ_SEED        libFuzzer's -seed (default 1, so `make test` runs the same inputs every time;
 #                    0 lets libFuzzer pick)
 #   FUZZ_BUILD_JOBS  swift build -j (default: SwiftPM's, one per core)
@@ -51,29 +51,37 @@ runs_for() {
     png) echo 60000 ;;
     manifest) echo 50000 ;;
     slice) echo 4000 ;;
-    state) echo 800 ;;
+    state) echo 3000 ;;
     yaml) echo 6000 ;;
     esac
 }
 
 started=$(date +%s)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 jobs=()
 [ -z "${FUZZ_BUILD_JOBS:-}" ] || jobs=(-j "$FUZZ_BUILD_JOBS")
 # SPLASHGEN_FUZZ puts the splashfuzz target in Package.swift; its own scratch folder keeps the
 # instrumented build apart from .build. SwiftPM passes two sanitizers to swiftc as two -sanitize=
 # flags, and swiftc keeps only the last (address: no coverage, so libFuzzer would fuzz blind), hence
 # the one joined flag for Swift; C (LibYAML, BoringSSL, the astcenc shim) takes --sanitize as it is.
-SPLASHGEN_FUZZ=1 swift build "${jobs[@]}" --scratch-path "$scratch_path" --product splashfuzz \
-    --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -v "^\[[0-9]*/[0-9]*\]" || true
-[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "fuzz: the build failed"; exit 1; }
+# The build sees a fixed environment: SwiftPM rebuilds every module when the environment it was
+# given changes, so a variable set in one shell and not the next would cost a full build.
+if ! env -i PATH="$PATH" HOME="$HOME" SPLASHGEN_FUZZ=1 swift build "${jobs[@]}" --scratch-path "$scratch_path" --product splashfuzz \
+    --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >"$scratch/build.log" 2>&1; then
+    grep -v "^\[[0-9]*/[0-9]*\]" "$scratch/build.log"
+    echo "fuzz: the build failed"
+    exit 1
+fi
+grep -v "^\[[0-9]*/[0-9]*\]" "$scratch/build.log" || true
 built=$(date +%s)
 echo "fuzz: built in $((built - started)) s"
 
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$findings"
 # The targets' own scratch files (a container for the state target) go in the scratch folder too.
 export TMPDIR=$scratch
+# Swift's own crash handler off: libFuzzer and ASan report a trap (a failed precondition) themselves.
+export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=64:allocator_may_return_null=0
 failed=()
 for target in "${targets[@]}"; do
@@ -93,7 +101,7 @@ for target in "${targets[@]}"; do
     else
         failed+=("$target")
         echo "fuzz: $target: FAILED after $(($(date +%s) - t0)) s; libFuzzer's report:"
-        grep -E "^==[0-9]+==|ERROR|SUMMARY|Fatal error|Test unit written|#[0-9]+ 0x.* in " "$log" | head -n 40
+        grep -E "^==[0-9]+==|ERROR|SUMMARY|Fatal error|Precondition failed|Assertion failed|Test unit written|#[0-9]+ 0x.* in " "$log" | grep -v "compiler-rt/lib" | head -n 30
         echo "fuzz: reproduce with SPLASHFUZZ_TARGET=$target $binary <input> (full log: rerun, or see above)"
     fi
 done
