@@ -10,7 +10,7 @@ SEASON := season
 # The signing key: a CI secret's path in SIGNING_KEY, or a throwaway one made in Output/.
 SIGNING_KEY ?= Output/signing-key
 
-.PHONY: deps bench-deps build run lint format test bench bundles reproducible ios-check clean
+.PHONY: deps bench-deps build run lint format test fuzz bench bundles reproducible ios-check clean
 
 # pyliblzfse (PyPI) wraps Apple's reference LZFSE: the tests' oracle for splashgen's own codec.
 deps: ; @$(call install,$(PACKAGES)) && { python3 -c 'import liblzfse' 2>/dev/null || python3 -m pip install --quiet pyliblzfse || python3 -m pip install --quiet --break-system-packages pyliblzfse; }
@@ -18,12 +18,14 @@ bench-deps: deps ; @$(call install,$(BENCH_PACKAGES))
 build: deps ; swift build
 run: build ; $(SPLASHGEN) build campaigns/double11.yaml
 # The house style is .swift-format's: `make format` applies it, `make test` refuses code that differs.
-lint: ; swift format lint --strict --recursive Sources Tests Examples
-format: ; swift format format --in-place --recursive Sources Tests Examples
-test: deps lint ; swift test
+lint: ; swift format lint --strict --recursive Sources Tests Examples Fuzz
+format: ; swift format format --in-place --recursive Sources Tests Examples Fuzz
+test: deps lint ; swift test && scripts/fuzz.sh
+# libFuzzer targets, one per parser, for a fixed number of inputs each (scripts/fuzz.sh says which limits).
+fuzz: deps ; scripts/fuzz.sh
 bench: bench-deps ; swift build -c release --product splashbench && .build/release/splashbench
 $(SIGNING_KEY): ; $(SPLASHGEN) keygen -o $@
 bundles: build $(SIGNING_KEY) ; @set -e; for c in $(CAMPAIGNS); do $(SPLASHGEN) build campaigns/$$c.yaml && $(SPLASHGEN) pack Output/$$c -o Output/$$c.zip --key $(SIGNING_KEY) && $(SPLASHGEN) verify Output/$$c.zip --key $(SIGNING_KEY).pub && $(SPLASHGEN) preview Output/$$c -o Output/$$c-preview/index.html; done && $(SPLASHGEN) publish Output/$(SEASON) -o Output/cdn/$(SEASON) --key $(SIGNING_KEY)
 reproducible: bundles ; @set -e; rm -rf Output/.again; for c in $(CAMPAIGNS); do $(SPLASHGEN) build campaigns/$$c.yaml -o Output/.again --no-cache >/dev/null && diff -r Output/$$c Output/.again/$$c --exclude=manifest.sig && $(SPLASHGEN) pack Output/.again/$$c -o Output/.again/$$c.zip >/dev/null && $(SPLASHGEN) pack Output/$$c -o Output/.again/$$c-first.zip >/dev/null && cmp Output/.again/$$c.zip Output/.again/$$c-first.zip && echo "$$c: a second build from scratch gives identical bytes"; done
 ios-check: ; @IOS_SDK="$(IOS_SDK)" scripts/ios-check.sh
-clean: ; rm -rf .build .build-ios-check Output/*/ Output/cdn Output/*.zip Output/*.png Output/*-preview Output/signing-key* Output/.cache Output/.again Output/.staging-* Output/.old-*
+clean: ; rm -rf .build .build-fuzz .build-ios-check Output/*/ Output/cdn Output/*.zip Output/*.png Output/*-preview Output/signing-key* Output/.cache Output/.again Output/.staging-* Output/.old-*

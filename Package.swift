@@ -78,3 +78,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer targets (Fuzz/, `make fuzz`): part of the package only when SPLASHGEN_FUZZ is set,
+// as scripts/fuzz.sh does with its own scratch folder, since they link only with `--sanitize=fuzzer`
+// (libFuzzer supplies `main`).
+if Context.environment["SPLASHGEN_FUZZ"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "splashfuzz",
+            dependencies: ["SplashCore", "SplashApplier", "SplashFormat"],
+            path: "Fuzz/Sources/splashfuzz",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-use-ld=lld"])]
+        ))
+}
