@@ -29,6 +29,8 @@ struct BuildCommand: ParsableCommand {
 
     @Option(help: "Refuse art images with more pixels than this.")
     var maxImagePixels = PNGCodec.defaultMaxPixels
+    /// The most `--max-image-pixels` may allow: 16384 × 16384, a 1 GiB RGBA image.
+    static let largestImagePixels = 16384 * 16384
 
     @Option(name: .shortAndLong, help: "Snapshots rendered at once (default: all cores).")
     var jobs: Int?
@@ -37,6 +39,10 @@ struct BuildCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256; found \(jobs)") }
+        if !(1...Self.largestImagePixels).contains(maxImagePixels) {
+            throw ValidationError("--max-image-pixels must be from 1 to \(Self.largestImagePixels); found \(maxImagePixels)")
+        }
         if let bundle, !Season.isValidName(bundle) {
             throw ValidationError("--bundle expects letters, digits, '.', '_' or '-' (it names the folder under \(output)/); found \"\(bundle)\"")
         }
@@ -48,7 +54,7 @@ struct BuildCommand: ParsableCommand {
         var builder = BundleBuilder(outputRoot: URL(fileURLWithPath: output))
         builder.useCache = !noCache
         builder.maxImagePixels = maxImagePixels
-        if let jobs { builder.workers = max(1, jobs) }
+        if let jobs { builder.workers = jobs }
         builder.strict = strict
         let inputs: [(path: String, load: () throws -> Season)]
         if let bundle {

@@ -317,6 +317,21 @@ import Testing
         #expect(restore.stdout.contains("restored, showing original"))
     }
 
+    /// Numbers that cannot be used are usage errors (exit 64) before anything runs, never clamped in
+    /// silence or trapped on.
+    @Test(arguments: [
+        ("--jobs=0", "--jobs must be from 1 to 256; found 0"), ("--jobs=-5", "--jobs must be from 1 to 256; found -5"),
+        ("--jobs=100000", "--jobs must be from 1 to 256; found 100000"),
+        ("--max-image-pixels=0", "--max-image-pixels must be from 1 to 268435456; found 0"),
+    ])
+    func numbersABuildCannotUseAreUsageErrors(_ option: String, _ message: String) throws {
+        let output = cli.temporaryFolder().appendingPathComponent("Output")
+        let run = try cli.splashgen("build", "campaigns/double11.yaml", option, "-o", output.path)
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("Error: " + message), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     @Test func badInputIsNamed() throws {
         let folder = cli.temporaryFolder()
         let missing = try cli.splashgen("apply", "--container", folder.path, "--bundle", folder.path, "--app-version", "1", "--app-build", "1")
