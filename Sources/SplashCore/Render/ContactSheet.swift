@@ -69,6 +69,7 @@ public enum ContactSheet {
         _ files: BundleFiles, font: TextRenderer, catalogue: DeviceCatalogue, options: Options = Options(),
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> Sheet {
+        guard options.scale.isFinite, (0.01...1).contains(options.scale) else { throw ContactSheetError.badScale(options.scale) }
         let manifest = try Manifest.decode(from: files.manifest)
         let chosen = try select(manifest, device: options.device, catalogue: catalogue)
         // Lay out first: sections per campaign and appearance, tiles flowing left to right, portrait first.
@@ -264,6 +265,8 @@ public enum ContactSheetError: Error, Equatable, CustomStringConvertible {
     case inconsistent(String)
     /// A worker ended without its image (never expected: every failure is thrown first).
     case incomplete
+    /// A scale that is not a number from 0.01 to 1.
+    case badScale(Double)
 
     public var description: String {
         switch self {
@@ -271,6 +274,7 @@ public enum ContactSheetError: Error, Equatable, CustomStringConvertible {
         case .noSnapshots(let why): return why
         case .inconsistent(let object): return "bad bundle: the snapshot of object \(object) declares points × scale that are not its pixel size"
         case .incomplete: return "a snapshot was not drawn"
+        case .badScale(let scale): return "the sheet's scale must be a number from 0.01 to 1; found \(scale)"
         }
     }
 }

@@ -35,6 +35,19 @@ import Testing
         }
     }
 
+    /// A scale that is not a number from 0.01 to 1 is refused by name, never trapped on when a
+    /// tile's size is computed from it.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 0, -1, 1e300, 2])
+    func aScaleThatIsNotAFractionIsRefused(_ scale: Double) throws {
+        let bundle = try Built.double11.get().report.bundle
+        do {
+            _ = try render(bundle, ContactSheet.Options(scale: scale))
+            Issue.record("drew at scale \(scale)")
+        } catch {
+            #expect("\(error)" == "the sheet's scale must be a number from 0.01 to 1; found \(scale)")  // NaN equals nothing: compared as text
+        }
+    }
+
     @Test func eachTileShowsItsObjectsColourAndTheOverlaysOnTop() throws {
         // Plain backgrounds: a tile is the YAML's colour wherever no overlay or marker covers it.
         let bundle = try plainBundle(device: "iPhone 15", light: "#3366CC", dark: "#CC6633")
