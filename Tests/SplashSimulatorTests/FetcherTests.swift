@@ -52,8 +52,11 @@ enum Season15 {
     /// The same art for another app.
     static let otherApp = Result { try build("other", try campaigns(["default.yaml"]) { $0.app.bundleID = "com.example.other" }) }
 
+    /// Publishes with serial `serial`, or one more than the tree holds (1, 2, …): the numbering these
+    /// tests read, where `publish` itself would take the clock's larger serial.
     static func publish(_ bundle: Result<URL, any Error>, to tree: URL, serial: Int? = nil) throws {
-        _ = try Publisher.publish(bundle: try bundle.get(), to: tree, privateKey: key.privateKey, serial: serial)
+        let next = try serial ?? Publisher.heldSerial(in: tree) + 1
+        _ = try Publisher.publish(bundle: try bundle.get(), to: tree, privateKey: key.privateKey, serial: next)
     }
 
     /// The iPhone 15 slice and its signature as `tree` holds them now, to serve again later (a replay).
@@ -328,6 +331,34 @@ final class Flag: @unchecked Sendable {
             try await fetcher.fetch()
         }
         #expect(try Data(contentsOf: fetcher.installed.appendingPathComponent("manifest.json")) == installed)
+    }
+
+    /// CI publishes each commit into a fresh folder, keeping nothing between runs, and uploads it
+    /// over the live tree: the serial comes from the commit's time (`SOURCE_DATE_EPOCH`, which
+    /// `make bundles` sets), so a phone takes each publication in turn, and refuses the older one
+    /// served again.
+    @Test func publicationsIntoFreshFoldersTheWayCIMakesThemAreTakenInOrder() async throws {
+        let server = try NginxServer()
+        let live = server.root.appendingPathComponent("season")
+        func upload(_ bundle: Result<URL, any Error>, commitTime: Int) throws -> Int {
+            let fresh = temporaryFolder("ci-run").appendingPathComponent("cdn")
+            let environment = ["SOURCE_DATE_EPOCH": String(commitTime)]
+            let report = try Publisher.publish(
+                bundle: try bundle.get(), to: fresh, privateKey: Season15.key.privateKey, clock: Publisher.clockSerial(environment: environment))
+            try? FileManager.default.removeItem(at: live)
+            try FileManager.default.copyItem(at: fresh, to: live)
+            return report.serial
+        }
+        let fetcher = Season15.fetcher(server, "season")
+        #expect(try upload(Season15.withoutMourning, commitTime: 1_800_000_000) == 1_800_000_000)
+        let first = try await fetcher.fetch()
+        #expect(first.installedNew && first.serial == 1_800_000_000 && first.campaigns == ["default", "double11"])
+        let older = try Season15.slice(in: live)
+        #expect(try upload(Season15.full, commitTime: 1_800_000_600) == 1_800_000_600)
+        let second = try await fetcher.fetch()
+        #expect(second.installedNew && second.serial == 1_800_000_600 && second.campaigns == ["default", "double11", "mourning"])
+        try Season15.serve(older, in: live)
+        await #expect(throws: FetchError.replayed(serial: 1_800_000_000, held: 1_800_000_600)) { try await fetcher.fetch() }
     }
 
     @Test func aTamperedObjectIsRefusedAndTheInstalledBundleStays() async throws {

@@ -19,6 +19,24 @@ import Testing
         return found
     }
 
+    /// The clock's serial: SOURCE_DATE_EPOCH when it is a positive number of seconds, otherwise now.
+    @Test func theClocksSerialIsTheCommitTimeOrNow() {
+        let now = Date(timeIntervalSince1970: 1_795_000_000.7)
+        #expect(Publisher.clockSerial(environment: ["SOURCE_DATE_EPOCH": "1800000000"], now: now) == 1_800_000_000)
+        for bad in ["", "0", "-5", "soon", "1e9"] {
+            #expect(Publisher.clockSerial(environment: ["SOURCE_DATE_EPOCH": bad], now: now) == 1_795_000_000, "\(bad)")
+        }
+        #expect(Publisher.clockSerial(environment: [:], now: now) == 1_795_000_000)
+    }
+
+    /// A fresh folder gets the clock's serial, a tree that holds a greater one the next after it.
+    @Test func aFreshFolderTakesTheClocksSerialAndATreeAheadOfItTakesOneMore() throws {
+        let tree = temporaryFolder("tree")
+        let bundle = try Season15.full.get()
+        #expect(try Publisher.publish(bundle: bundle, to: tree, privateKey: Season15.key.privateKey, clock: 1_800_000_000).serial == 1_800_000_000)
+        #expect(try Publisher.publish(bundle: bundle, to: tree, privateKey: Season15.key.privateKey, clock: 1_700_000_000).serial == 1_800_000_001)
+    }
+
     @Test func aTreeThatIsABundleOrInsideOneIsRefusedAndTheBundleIsUntouched() throws {
         let bundle = temporaryFolder("bundle").appendingPathComponent("season")
         try FileManager.default.copyItem(at: try Season15.full.get(), to: bundle)

@@ -20,10 +20,18 @@ public enum Publisher {
     }
 
     /// Publishes `bundle` (a folder or archive, every object verified) into the tree at `output`,
-    /// signed with a private key file's text, with serial `serial` or one more than the tree holds.
-    /// The serial must grow across every publication phones have seen: publish into a copy of the
-    /// live tree (or its `manifest.json`), or give `serial`.
-    public static func publish(bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil) throws -> PublishReport {
+    /// signed with a private key file's text, with serial `serial`, or by default the larger of one
+    /// more than the tree holds and `clock`.
+    ///
+    /// The serial must grow across every publication phones have seen. `clock` makes it grow with
+    /// no state kept anywhere: it is the publication's time in seconds since 1970, or the commit's
+    /// when `SOURCE_DATE_EPOCH` says so (``clockSerial()``), so CI publishing each commit into a
+    /// fresh folder gives each a greater serial than the last, and so does a person publishing by
+    /// hand into an empty folder. Publishing into a copy of the live tree still takes one more than
+    /// it holds when that is greater.
+    public static func publish(
+        bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil, clock: Int = clockSerial()
+    ) throws -> PublishReport {
         let files = try BundleFiles(bundle)
         var manifest = try Manifest.decode(from: files.manifest)
         try refuseBundleFolders(at: output)
@@ -32,7 +40,7 @@ public enum Publisher {
             throw PublishError.serialNotGreater(requested: requested, held: held)
         }
         guard held < Int.max else { throw PublishError.serialNotGreater(requested: held, held: held) }
-        let serial = requested ?? held + 1
+        let serial = requested ?? max(held + 1, clock)
         manifest.serial = serial
 
         let fm = FileManager.default
@@ -149,9 +157,17 @@ public enum Publisher {
         }
     }
 
+    /// The serial a publication takes from the clock: `SOURCE_DATE_EPOCH` when it is set (the
+    /// reproducible-builds convention; `make bundles` sets it to the commit's time), otherwise now,
+    /// in whole seconds since 1970.
+    public static func clockSerial(environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()) -> Int {
+        if let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int(text), seconds > 0 { return seconds }
+        return max(1, Int(now.timeIntervalSince1970))
+    }
+
     /// The serial of the manifest already at `output`, 0 when there is none. A tree whose manifest
     /// cannot be read is refused rather than published over.
-    static func heldSerial(in output: URL) throws -> Int {
+    public static func heldSerial(in output: URL) throws -> Int {
         let url = output.appendingPathComponent("manifest.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return 0 }
         guard let data = readBounded(url, limit: ReadLimits.manifestBytes) else {
