@@ -46,7 +46,8 @@ public struct ApplyReport: Codable, Equatable, Sendable {
 
         /// The stable codes of `status --json` and the library.
         public enum Code: String, Codable, Sendable {
-            /// There is no launch folder yet: the app has not been launched since install.
+            /// There is no launch folder: the app has not been launched since install, or the OS
+            /// stopped rendering its launch images until it is updated (reference §9).
             case noSnapshotFolder = "no-snapshot-folder"
             /// A cached file's pixels cannot be decoded; its appearance is unknown and it is left alone.
             case undecodable

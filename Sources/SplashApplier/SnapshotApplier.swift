@@ -131,7 +131,13 @@ public struct SnapshotApplier: Sendable {
             problems.append(.init(.stateRebuilt, "\(reason); the records were rebuilt from the disk and the backups"))
         }
         guard survey.folderExists else {
-            if campaign != nil { problems.append(.init(.noSnapshotFolder, "no launch folder yet: the OS renders it at the app's first launch")) }
+            if campaign != nil {
+                problems.append(
+                    .init(
+                        .noSnapshotFolder,
+                        "no launch folder: the OS renders it at the app's first launch, or has stopped rendering this app's launch images until it is updated (after repeated failures to generate them)"
+                    ))
+            }
             return ApplyReport(
                 folder: nil, campaign: campaign?.id, nextChange: nextChange, cacheRegenerated: false, nothingToDo: true, files: [],
                 problems: problems)

@@ -153,6 +153,14 @@ struct PreviewCommand: ParsableCommand {
     @Flag(help: "Leave out the safe-area, cutout, home-indicator and corner overlays.") var noOverlays = false
     @Option(name: .customLong("output-root"), help: ArgumentHelp("Where a campaign YAML is built.", valueName: "folder")) var outputRoot = "Output"
 
+    func validate() throws {
+        // The sheet is PNG and the page HTML: a .jpg name would hold PNG bytes.
+        let kind = URL(fileURLWithPath: output).pathExtension.lowercased()
+        guard kind == "png" || kind == "html" else {
+            throw ValidationError("-o must name a .png sheet or an .html page; found \"\(output)\" (the sheet is written as PNG only)")
+        }
+    }
+
     func run() throws {
         do {
             let catalogue = try DeviceCatalogue.bundled()

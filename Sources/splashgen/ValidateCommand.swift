@@ -17,6 +17,12 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Treat the art checks' warnings as errors.")
     var strict = false
 
+    func validate() throws {
+        if !(1...BuildCommand.largestImagePixels).contains(maxImagePixels) {
+            throw ValidationError("--max-image-pixels must be from 1 to \(BuildCommand.largestImagePixels); found \(maxImagePixels)")
+        }
+    }
+
     func run() throws {
         let catalogue: DeviceCatalogue
         do { catalogue = try DeviceCatalogue.bundled() } catch { throw Console.fail(error) }
@@ -34,6 +40,15 @@ struct ValidateCommand: ParsableCommand {
                 do {
                     let result = try CampaignValidator.validate(campaign, maxImagePixels: maxImagePixels, strict: strict)
                     Console.warn(result.warnings)
+                    // Not an art problem (so not an error with --strict): who will not see the campaign.
+                    if campaign.appearances[.dark] == nil, let light = campaign.appearances[.light] {
+                        Console.warn([
+                            Diagnostic(
+                                light.backgroundSource,
+                                "\(campaign.name) has no dark appearance: phones in dark mode keep the app's own launch screen for the whole campaign (add appearances.dark, unless the app is light-only)",
+                                severity: .warning)
+                        ])
+                    }
                     counts.append("\(campaign.name): \(result.snapshots) snapshots")
                 } catch {
                     _ = Console.fail(error, context: path)

@@ -184,7 +184,11 @@ import Testing
 
         let validate = try splashgen("validate", "tiny.yaml", in: folder)
         #expect(validate.status == 0 && validate.stdout == "tiny.yaml: ok (tiny: 1 snapshots)\n")
-        #expect(lines(validate.stderr, "warning").count == 2 && validate.stderr.split(separator: "\n").count == 2, "\(validate.stderr)")
+        // The two art warnings, and the campaign's missing dark appearance (at its light background, line 11).
+        let noDark =
+            "tiny.yaml:11:17: warning: appearances.light.background: tiny has no dark appearance: phones in dark mode keep the app's own launch screen for the whole campaign"
+        #expect(lines(validate.stderr, "warning").count == 2 && validate.stderr.split(separator: "\n").count == 3, "\(validate.stderr)")
+        #expect(validate.stderr.split(separator: "\n").contains { $0.hasPrefix(noDark) }, "\(validate.stderr)")
         let strict = try splashgen("validate", "tiny.yaml", "--strict", in: folder)
         #expect(strict.status == 1 && strict.stdout.isEmpty && lines(strict.stderr, "error").count == 2, "\(strict.stderr)")
 
@@ -245,12 +249,15 @@ import Testing
         let bundle = output.appendingPathComponent("good")
         let objects = try FileManager.default.contentsOfDirectory(atPath: bundle.appendingPathComponent("objects").path)
         let object = bundle.appendingPathComponent("objects/" + objects[0]).path
-        let pipe = folder.appendingPathComponent("pipe"), link = folder.appendingPathComponent("link"), target = folder.appendingPathComponent("target")
+        // Named .png, as preview requires of a sheet: what is there decides, not the name.
+        let pipe = folder.appendingPathComponent("pipe.png"), link = folder.appendingPathComponent("link.png")
+        let target = folder.appendingPathComponent("target"), subfolder = folder.appendingPathComponent("sheet.png")
+        try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: false)
         #expect(mkfifo(pipe.path, 0o644) == 0)
         try Data("mine".utf8).write(to: target)
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
         let cases: [(path: URL, message: String)] = [
-            (folder, "\(folder.path) is a folder; name the file to write, e.g. \(folder.path)/"),
+            (subfolder, "\(subfolder.path) is a folder; name the file to write, e.g. \(subfolder.path)/"),
             (pipe, "\(pipe.path) is a named pipe, not a regular file; refusing to replace it"),
             (link, "\(link.path) is a symbolic link, not a regular file; refusing to replace it"),
         ]
@@ -269,6 +276,10 @@ import Testing
         #expect(try Data(contentsOf: target) == Data("mine".utf8))
         let page = try splashgen("preview", bundle.path, "-o", folder.appendingPathComponent("index.html").path)
         #expect(page.status == 0, "\(page.stderr)")
+        // A JPEG name would hold PNG bytes: refused before anything is drawn.
+        let jpeg = try splashgen("preview", bundle.path, "-o", folder.appendingPathComponent("x.jpg").path)
+        #expect(jpeg.status == 64 && jpeg.stderr.contains("-o must name a .png sheet or an .html page"), "\(jpeg.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.jpg").path))
     }
 
     @Test func devicesListsTheCatalogue() throws {
