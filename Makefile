@@ -1,6 +1,10 @@
 # splashgen — every target works from a fresh clone; `deps` installs what is missing (Debian/Ubuntu).
-PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fonts-dejavu-core python3 python3-pip nginx chromium
+# What a build needs; the tests add Python (the LZFSE oracle), nginx and Chromium.
+BUILD_PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fonts-dejavu-core
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-pip nginx chromium
 BENCH_PACKAGES := imagemagick astcenc
+# `make install`: the release binary and its resources in $(PREFIX)/lib/splashgen, linked from $(PREFIX)/bin.
+PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi
 SPLASHGEN := .build/debug/splashgen
@@ -10,13 +14,16 @@ SEASON := season
 # The signing key: a CI secret's path in SIGNING_KEY, or a throwaway one made in Output/.
 SIGNING_KEY ?= Output/signing-key
 
-.PHONY: deps bench-deps build run lint format test fuzz bench bundles reproducible ios-check clean
+.PHONY: build-deps deps bench-deps build run install lint format test fuzz bench bundles reproducible ios-check clean
 
 # pyliblzfse (PyPI) wraps Apple's reference LZFSE: the tests' oracle for splashgen's own codec.
-deps: ; @$(call install,$(PACKAGES)) && { python3 -c 'import liblzfse' 2>/dev/null || python3 -m pip install --quiet pyliblzfse || python3 -m pip install --quiet --break-system-packages pyliblzfse; }
+build-deps: ; @$(call install,$(BUILD_PACKAGES))
+deps: ; @$(call install,$(TEST_PACKAGES)) && { python3 -c 'import liblzfse' 2>/dev/null || python3 -m pip install --quiet pyliblzfse || python3 -m pip install --quiet --break-system-packages pyliblzfse; }
 bench-deps: deps ; @$(call install,$(BENCH_PACKAGES))
-build: deps ; swift build
+build: build-deps ; swift build
 run: build ; $(SPLASHGEN) build campaigns/double11.yaml
+# SwiftPM looks for a module's resources beside the executable (the catalogue, the simulator's screens).
+install: build-deps ; swift build -c release --product splashgen && rm -rf $(DESTDIR)$(PREFIX)/lib/splashgen && install -d $(DESTDIR)$(PREFIX)/lib/splashgen $(DESTDIR)$(PREFIX)/bin && install -m 755 .build/release/splashgen $(DESTDIR)$(PREFIX)/lib/splashgen/ && cp -R .build/release/splashgen_*.resources $(DESTDIR)$(PREFIX)/lib/splashgen/ && ln -sf ../lib/splashgen/splashgen $(DESTDIR)$(PREFIX)/bin/splashgen && echo "installed $(DESTDIR)$(PREFIX)/bin/splashgen"
 # The house style is .swift-format's: `make format` applies it, `make test` refuses code that differs.
 lint: ; swift format lint --strict --recursive Sources Tests Examples Fuzz
 format: ; swift format format --in-place --recursive Sources Tests Examples Fuzz
