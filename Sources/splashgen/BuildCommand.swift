@@ -56,19 +56,7 @@ struct BuildCommand: ParsableCommand {
         builder.maxImagePixels = maxImagePixels
         if let jobs { builder.workers = jobs }
         builder.strict = strict
-        let inputs: [(path: String, load: () throws -> Season)]
-        if let bundle {
-            inputs = [
-                (
-                    campaigns.joined(separator: " "),
-                    {
-                        try loader.load(campaigns.map { (URL(fileURLWithPath: $0), $0) }, name: bundle)
-                    }
-                )
-            ]
-        } else {
-            inputs = campaigns.map { path in (path, { try loader.load(contentsOf: URL(fileURLWithPath: path), displayPath: path) }) }
-        }
+        let inputs = Self.seasons(campaigns, bundle: bundle, loader: loader)
         var failed = false
         var seasons: [(path: String, season: Season)] = []
         for input in inputs {
@@ -115,6 +103,13 @@ struct BuildCommand: ParsableCommand {
             }
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// The seasons `files` make, each with the path its messages name: one per file, or with
+    /// `bundle` all of them as one season of that name. Loaded when asked, so each failure is its own.
+    static func seasons(_ files: [String], bundle: String?, loader: SeasonLoader) -> [(path: String, load: () throws -> Season)] {
+        guard let bundle else { return files.map { path in (path, { try loader.load(contentsOf: URL(fileURLWithPath: path), displayPath: path) }) } }
+        return [(files.joined(separator: " "), { try loader.load(files.map { (URL(fileURLWithPath: $0), $0) }, name: bundle) })]
     }
 
     static func summary(_ report: BuildReport, season: Season, output: String) -> String {

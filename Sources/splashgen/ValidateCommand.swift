@@ -11,6 +11,9 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Campaign or season YAML files.")
     var campaigns: [String]
 
+    @Option(help: "Check the campaign files given as one bundle (a season) with this name, as build --bundle would build them.")
+    var bundle: String?
+
     @Option(help: "Refuse art images with more pixels than this.")
     var maxImagePixels = PNGCodec.defaultMaxPixels
 
@@ -18,6 +21,9 @@ struct ValidateCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
+        if let bundle, !Season.isValidName(bundle) {
+            throw ValidationError("--bundle expects letters, digits, '.', '_' or '-' (it names a bundle folder); found \"\(bundle)\"")
+        }
         if !(1...BuildCommand.largestImagePixels).contains(maxImagePixels) {
             throw ValidationError("--max-image-pixels must be from 1 to \(BuildCommand.largestImagePixels); found \(maxImagePixels)")
         }
@@ -27,9 +33,10 @@ struct ValidateCommand: ParsableCommand {
         let catalogue: DeviceCatalogue
         do { catalogue = try DeviceCatalogue.bundled() } catch { throw Console.fail(error) }
         var failed = false
-        for path in campaigns {
+        // Each file alone, or (--bundle) all of them as the one season build --bundle would make.
+        for (path, load) in BuildCommand.seasons(campaigns, bundle: bundle, loader: SeasonLoader(catalogue: catalogue)) {
             let season: Season
-            do { season = try SeasonLoader(catalogue: catalogue).load(contentsOf: URL(fileURLWithPath: path), displayPath: path) } catch {
+            do { season = try load() } catch {
                 _ = Console.fail(error, context: path)
                 failed = true
                 continue

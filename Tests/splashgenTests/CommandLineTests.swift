@@ -119,6 +119,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    /// `validate --bundle` checks what `build --bundle` would: the files as one season, so two
+    /// campaigns of one name are refused at the second's `name:` (line 3 of double11.yaml).
+    @Test func validateWithABundleChecksTheFilesAsOneSeason() throws {
+        let folder = temporaryFolder()
+        try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("campaigns/art"), to: folder.appendingPathComponent("art"))
+        for name in ["double11.yaml", "mourning.yaml"] {
+            try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("campaigns/" + name), to: folder.appendingPathComponent(name))
+        }
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("double11.yaml"), to: folder.appendingPathComponent("again.yaml"))
+        let twin = try splashgen("validate", "double11.yaml", "again.yaml", "--bundle", "two", in: folder)
+        #expect(twin.status == 1)
+        #expect(twin.stderr.contains("again.yaml:3:7: error: name: the name double11 is already used by double11.yaml"), "\(twin.stderr)")
+        let pair = try splashgen("validate", "double11.yaml", "mourning.yaml", "--bundle", "two", in: folder)
+        #expect(pair.status == 0)
+        #expect(pair.stdout == "double11.yaml mourning.yaml: ok (double11: 96 snapshots, mourning: 96 snapshots)\n")
+        // Without --bundle each file is its own bundle, and the twins validate apart.
+        #expect(try splashgen("validate", "double11.yaml", "again.yaml", in: folder).status == 0)
+    }
+
     @Test func validateChecksWithoutBuilding() throws {
         let ok = try splashgen("validate", "campaigns/double11.yaml", "campaigns/mourning.yaml")
         #expect(ok.status == 0)
