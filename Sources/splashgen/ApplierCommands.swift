@@ -50,15 +50,15 @@ struct ApplierOptions: ParsableArguments {
         return applier
     }
 
-    /// Runs one applier call, prints its report and exits with the code the README documents:
-    /// 0 when the cache holds what it should, 3 when a problem left part of it undone.
+    /// Runs one applier call, prints its report and exits with the code the README documents
+    /// (``ApplierExitCodes``).
     func run(_ body: (SnapshotApplier) throws(ApplierError) -> ApplyReport) throws {
         let report: ApplyReport
         do { report = try body(try applier()) } catch {
             throw Console.fail(error)
         }
         print(json ? ReportText.json(report) : ReportText.text(report))
-        if !report.complete { throw ExitCode(3) }
+        try ApplierExitCodes.check(report)
     }
 }
 
@@ -103,15 +103,21 @@ enum InterfaceStyleArgument: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// The exit codes of `apply`, `restore` and `status`.
+/// The one exit-code rule of every command that reports an applier run (`apply`, `restore`,
+/// `status`, and `sim launch` for the app's run).
 enum ApplierExitCodes {
     static let discussion = """
-        Exit codes: 0 the cache holds what it should (the campaign in force on every cached file, or the \
-        originals); 1 refused or failed with a named error, and nothing was left half-done; 3 done as far \
-        as it could go, with problems listed (a file that cannot be decoded or told apart, a screen size the \
-        bundle lacks, leftovers cleared for the OS to render anew, an original that cannot come back); \
+        Exit codes: 0 the cache holds what it should, with nothing to report; 1 refused or failed with a \
+        named error, and nothing was left half-done; 3 done as far as it could go, with problems listed \
+        (any problem in the report: a file that cannot be decoded or told apart, a guessed appearance, a \
+        screen size the bundle lacks, leftovers cleared, a state rebuilt, an original that cannot come back); \
         64 bad arguments.
         """
+
+    /// Exits 3 when the report lists any problem.
+    static func check(_ report: ApplyReport) throws {
+        if !report.problems.isEmpty { throw ExitCode(3) }
+    }
 }
 
 /// `splashgen apply`.

@@ -117,6 +117,7 @@ struct SimCommand: AsyncParsableCommand {
             } else {
                 date = Date()
             }
+            var appReport: ApplyReport?
             do {
                 let result = try sandbox.simulator.launch(
                     bundle: bundle, now: date, runApp: !noApp,
@@ -127,6 +128,7 @@ struct SimCommand: AsyncParsableCommand {
                 )
                 if let screenshot { print("screenshot \(screenshot)") }
                 if let report = result.appReport { print("app ran the applier:\n" + ReportText.text(report)) }
+                appReport = result.appReport
                 if !result.refusedWrites.isEmpty {
                     throw SimulatorError.rejected(
                         "iOS \(try sandbox.simulator.model().ios) refused the app's writes inside the launch folder in place (undone): "
@@ -135,6 +137,8 @@ struct SimCommand: AsyncParsableCommand {
             } catch {
                 throw Console.fail(error)
             }
+            // The app's run follows the one exit-code rule: 3 when its report lists problems.
+            if let appReport { try ApplierExitCodes.check(appReport) }
         }
     }
 

@@ -326,7 +326,8 @@ import Testing
         #expect(install.stdout.split(separator: "\n").count == 5, "four cached variants")
 
         let first = try cli.splashgen("sim", "launch", "--sandbox", sandbox, "--bundle", bundle, "--now", "2026-11-11T09:00:00+08:00")
-        #expect(first.status == 0, "\(first.stderr)")
+        // The app's run lists three screens the bundle lacks: exit 3, the rule status follows below.
+        #expect(first.status == 3, "\(first.stderr)")
         #expect(first.stdout.contains("campaign   good\n"))
         #expect(first.stdout.contains("the OS rendered the cache anew: originals backed up"))
         // good.yaml is light-only and portrait-only: one file replaced, three left with a reason.
@@ -355,6 +356,12 @@ import Testing
         let restore = try cli.splashgen("restore", "--container", container, "--app-version", "5.2", "--app-build", "100")
         #expect(restore.status == 0)
         #expect(restore.stdout.contains("restored, showing original"))
+        // A damaged state is rebuilt, and the report says so: a problem listed, so exit 3 (it was 0,
+        // while status exited 3 for any problem that left work undone).
+        try Data("{".utf8).write(to: URL(fileURLWithPath: container + "/Library/Application Support/splashgen/state.json"))
+        let rebuilt = try cli.splashgen("restore", "--container", container, "--app-version", "5.2", "--app-build", "100", "--json")
+        #expect(rebuilt.status == 3, "\(rebuilt.stdout)\(rebuilt.stderr)")
+        #expect(rebuilt.stdout.contains("\"code\" : \"state-rebuilt\""), "\(rebuilt.stdout)")
     }
 
     /// Numbers that cannot be used are usage errors (exit 64) before anything runs, never clamped in
