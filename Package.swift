@@ -46,7 +46,7 @@ let package = Package(
         /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder. */
         .target(
             name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "SplashFormat", "CStb", "CAstcenc", "CPNG"],
-            resources: [.copy("Resources/screens.json")]),
+            resources: [.copy("Resources/screens.json"), .copy("Resources/launch-screen")]),
         /** zlib, for raw DEFLATE of published objects where Apple's Compression framework is absent. */
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         /** libpng, used only through its `png_image_*` simplified API. */
@@ -74,7 +74,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashFormat", "SplashTestSupport"], exclude: ["Goldens"]),
+            name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashFormat", "SplashSimulator", "SplashTestSupport"], exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -42,6 +42,18 @@ public struct SandboxSimulator {
         return os
     }
 
+    /// The app's own launch screen when none is named: a copy of `campaigns/default.yaml` and its
+    /// art shipped with the simulator (a test keeps them identical), so `sim install` works from
+    /// any folder.
+    public static var defaultLaunchScreen: URL {
+        get throws {
+            guard let folder = Bundle.module.url(forResource: "launch-screen", withExtension: nil) else {
+                throw SimulatorError.rejected("the simulator's default launch screen is missing from its resources")
+            }
+            return folder.appendingPathComponent("default.yaml")
+        }
+    }
+
     private func launchScreen(_ model: SpringBoardModel) throws -> LaunchScreen {
         try LaunchScreen(
             campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model),

@@ -34,7 +34,8 @@ struct SimCommand: AsyncParsableCommand {
     struct Install: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Install the app afresh and cache its launch screen.")
         @OptionGroup var sandbox: Sandbox
-        @Option(help: "The campaign file that stands for LaunchScreen.storyboard.") var launchScreen = "campaigns/default.yaml"
+        @Option(help: "The campaign file that stands for LaunchScreen.storyboard (default: a copy of campaigns/default.yaml shipped with splashgen).")
+        var launchScreen: String?
         @OptionGroup var app: AppVersionOptions
         @Option(help: "A catalogue device name.", completion: .custom(Splashgen.deviceNames)) var device = "iPhone 15"
         @Option(
@@ -51,7 +52,8 @@ struct SimCommand: AsyncParsableCommand {
         func run() throws {
             try sandbox.run {
                 try $0.install(
-                    launchScreen: URL(fileURLWithPath: launchScreen), version: app.version ?? "1.0", build: app.build ?? "1",
+                    launchScreen: try launchScreen.map { URL(fileURLWithPath: $0) } ?? SandboxSimulator.defaultLaunchScreen, version: app.version ?? "1.0",
+                    build: app.build ?? "1",
                     device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
                     leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style)
             }

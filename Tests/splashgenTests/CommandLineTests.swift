@@ -1,6 +1,7 @@
 import Foundation
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
 import Testing
 
@@ -362,6 +363,21 @@ import Testing
         let rebuilt = try cli.splashgen("restore", "--container", container, "--app-version", "5.2", "--app-build", "100", "--json")
         #expect(rebuilt.status == 3, "\(rebuilt.stdout)\(rebuilt.stderr)")
         #expect(rebuilt.stdout.contains("\"code\" : \"state-rebuilt\""), "\(rebuilt.stdout)")
+    }
+
+    /// `sim install` needs no `--launch-screen` and no repository: the default launch screen ships with
+    /// splashgen, a copy of `campaigns/default.yaml` and its art, byte for byte.
+    @Test func simInstallWorksFromAnyFolderWithTheShippedLaunchScreen() throws {
+        let elsewhere = cli.temporaryFolder()
+        let sandbox = elsewhere.appendingPathComponent("sandbox").path
+        let install = try cli.splashgen("sim", "install", "--sandbox", sandbox, "--app-version", "5.2", "--app-build", "100", in: elsewhere)
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.stdout.hasPrefix("com.example.shop 5.2 (100) on iPhone 15, iOS 17.0; now portrait, light\n"))
+        let shipped = try SandboxSimulator.defaultLaunchScreen.deletingLastPathComponent()
+        for file in ["default.yaml", "art/logo.png", "art/logo-dark.png"] {
+            let original = CommandLineTests.repo.appendingPathComponent("campaigns/" + file)
+            #expect(try Data(contentsOf: shipped.appendingPathComponent(file)) == Data(contentsOf: original), "\(file) is campaigns/\(file)")
+        }
     }
 
     /// Numbers that cannot be used are usage errors (exit 64) before anything runs, never clamped in
