@@ -74,14 +74,4 @@ struct ApplierPaths: Sendable {
     func read(_ url: URL, limit: Int = ReadLimits.snapshotBytes) -> Data? {
         readBounded(url, limit: limit, within: contained)
     }
-
-    /// What is at a container path, no link followed (nil when nothing is, or it cannot be reached).
-    func status(_ url: URL) -> stat? {
-        (try? contained.status(of: url)) ?? nil
-    }
-
-    /// The names in a container folder, no link followed on the way (empty when it is missing).
-    func names(in url: URL) -> [String] {
-        ((try? contained.names(in: url)) ?? nil) ?? []
-    }
 }

@@ -63,7 +63,7 @@ struct ApplierState: Codable, Equatable {
 
     /// The state file for `paths`, or nil with the reason it cannot be trusted (nil reason: none yet).
     static func load(_ paths: ApplierPaths) -> (state: ApplierState?, problem: String?) {
-        guard paths.status(paths.stateURL) != nil else { return (nil, nil) }
+        guard paths.contained.statusIfReachable(paths.stateURL) != nil else { return (nil, nil) }
         guard let data = paths.read(paths.stateURL, limit: ReadLimits.stateBytes) else {
             return (nil, "state.json is not a regular file of at most \(ReadLimits.stateBytes) bytes")
         }

@@ -103,7 +103,7 @@ enum ApplyPlanner {
     static func precheck(_ snapshot: Manifest.Snapshot, in bundle: SnapshotBundle) -> BundleProblem? {
         guard isObjectName(snapshot.object) else { return .notAnObjectName(snapshot.object) }
         let url = bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
-        guard let info = (try? ContainedFolder(bundle.root).status(of: url)) ?? nil else { return .missingObject(snapshot.object) }
+        guard let info = ContainedFolder(bundle.root).statusIfReachable(url) else { return .missingObject(snapshot.object) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .notARegularFile("objects/" + snapshot.object, kind: FileKind.describe(info.st_mode)) }
         guard Int(info.st_size) == snapshot.bytes else {
             return .sizeMismatch(object: snapshot.object, expected: snapshot.bytes, found: Int(info.st_size))

@@ -206,7 +206,7 @@ public struct BundleFetcher: Sendable {
 
         // Complete: only what this bundle names stays; the manifest goes in last, the staging folder
         // replaces the bundle, then the serial is recorded.
-        for entry in ((try? files.folder.names(in: stagedObjects)) ?? nil) ?? []
+        for entry in files.folder.listing(stagedObjects)
         where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
             try remove(stagedObjects.appendingPathComponent(entry))
         }
@@ -317,7 +317,7 @@ public struct BundleFetcher: Sendable {
     }
 
     /// What is at `url`, links not followed (nil when nothing is, or it cannot be reached).
-    private func status(_ url: URL) -> stat? { (try? files.folder.status(of: url)) ?? nil }
+    private func status(_ url: URL) -> stat? { files.folder.statusIfReachable(url) }
 
     private func exists(_ url: URL) -> Bool { status(url) != nil }
 

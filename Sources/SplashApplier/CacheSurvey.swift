@@ -42,7 +42,7 @@ struct CacheSurvey {
         folderExists = try paths.checkNoLinks(paths.folder)
         editingFolderExists = try paths.checkNoLinks(paths.editingFolder)
         clearingFolderExists = try paths.checkNoLinks(paths.clearingFolder)
-        let entries = folderExists ? paths.names(in: paths.folderURL) : []
+        let entries = folderExists ? paths.contained.listing(paths.folderURL) : []
         names = Self.snapshotNames(entries, in: paths.folderURL, of: paths)
         partials = entries.filter { $0.hasSuffix(ApplierFileSystemPartial.suffix) }.sorted()
     }
@@ -53,7 +53,7 @@ struct CacheSurvey {
         entries.sorted().filter { entry in
             let url = folder.appendingPathComponent(entry)
             guard ApplierState.isFileName(entry), ["ktx", "png", "jpeg", "jpg"].contains(url.pathExtension.lowercased()) else { return false }
-            return paths.status(url).map { $0.st_mode & S_IFMT == S_IFREG } ?? false
+            return paths.contained.statusIfReachable(url).map { $0.st_mode & S_IFMT == S_IFREG } ?? false
         }
     }
 

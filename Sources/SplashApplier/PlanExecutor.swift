@@ -92,7 +92,7 @@ struct PlanExecutor {
                 try fs.rename(paths.folderURL, to: working)
                 try fs.syncFolder(working.deletingLastPathComponent())
             }
-            for entry in paths.names(in: working) where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
+            for entry in paths.contained.listing(working) where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
                 try fs.remove(working.appendingPathComponent(entry))
             }
             // Nothing unflushed is renamed into place.

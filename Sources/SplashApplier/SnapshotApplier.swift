@@ -304,7 +304,7 @@ public struct SnapshotApplier: Sendable {
     private func installedBundleID() -> String? {
         let root = container.appendingPathComponent((osVersion.snapshotFolder(bundleID: "x.y") as NSString).deletingLastPathComponent)
         let suffix = osVersion.major >= 13 ? " - {DEFAULT GROUP}" : ""
-        let ids = (((try? ContainedFolder(container).names(in: root)) ?? nil) ?? []).compactMap { entry -> String? in
+        let ids = ContainedFolder(container).listing(root).compactMap { entry -> String? in
             guard entry.hasSuffix(suffix), !entry.hasSuffix(".splashgen-editing"), !entry.hasSuffix(".splashgen-clearing") else { return nil }
             let id = String(entry.dropLast(suffix.count))
             return ApplierPaths.isBundleIdentifier(id) ? id : nil

@@ -86,6 +86,16 @@ public struct ContainedFolder: Sendable {
         }
     }
 
+    /// What is at `url`, links not followed: nil when nothing is, or it cannot be reached without a link.
+    public func statusIfReachable(_ url: URL) -> stat? {
+        (try? status(of: url)) ?? nil
+    }
+
+    /// The names in the folder at `url`: none when it is missing or cannot be reached without a link.
+    public func listing(_ url: URL) -> [String] {
+        ((try? names(in: url)) ?? nil) ?? []
+    }
+
     /// The folder at `parts`, each component opened from the last with `O_NOFOLLOW | O_DIRECTORY`.
     private func openFolder(_ parts: [String], creating: Bool = false) throws(Failure) -> Int32 {
         var fd = Self.retrying { open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
