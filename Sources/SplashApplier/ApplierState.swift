@@ -26,6 +26,9 @@ struct ApplierState: Codable, Equatable {
     var nextChange: Date?
     /// SHA-256 of the manifest the last complete run used.
     var manifestStamp: String?
+    /// Why campaigns were not shown when the last complete run settled (they hold until it is no
+    /// longer settled: the same key, manifest and schedule span), for the no-op run to report.
+    var notShown: [ApplyReport.NotShown]?
     /// Before iOS 13: the launch folder was moved out to be edited and may not be back yet.
     var folderMoved: Bool?
 

@@ -28,6 +28,8 @@ struct ApplyPlan {
     var problems: [ApplyReport.Problem] = []
     /// Whether the cache was rendered anew since the last run.
     var regenerated = false
+    /// The screens (and appearances) the campaign in force lacks, once each.
+    var notShown: [ApplyReport.NotShown] = []
 
     /// One file's change.
     struct Change {
@@ -46,7 +48,7 @@ enum ApplyPlanner {
     /// The plan for records `state` (already rekeyed and with pending marks resolved).
     static func plan(
         _ state: ApplierState, campaign: Manifest.Campaign?, bundle: SnapshotBundle?,
-        restoring: Bool, verifyingBytes: Bool = false
+        restoring: Bool, verifyingBytes: Bool = false, screenScale: Int? = nil
     ) throws(ApplierError) -> ApplyPlan {
         var plan = ApplyPlan(state: state)
         var chosen: [String: Manifest.Snapshot] = [:]
@@ -54,11 +56,9 @@ enum ApplyPlanner {
         for name in state.files.keys.sorted() {
             guard var record = plan.state.files[name] else { continue }
             var target = record.original
-            if record.decidedBy == .luminance {
-                plan.problems.append(
-                    .init(
-                        .appearanceGuessed, file: name, "appearance \(record.appearance?.rawValue ?? "unknown") is a luminance guess: the marker did not decide"
-                    ))
+            // A guess that found no appearance is reported once, below, as unknown.
+            if record.decidedBy == .luminance, let guessed = record.appearance {
+                plan.problems.append(.init(.appearanceGuessed, file: name, "appearance \(guessed.rawValue) is a luminance guess: the marker did not decide"))
             }
             if let campaign, let bundle, !restoring {
                 if let appearance = record.appearance {
@@ -80,8 +80,26 @@ enum ApplyPlanner {
                         target = snapshot.object
                         chosen[name] = snapshot
                     } else {
+                        let screen = ApplyReport.Screen(width: record.width, height: record.height, scale: screenScale)
+                        let turned = Manifest.Size(width: size.height, height: size.width)
+                        let why: ApplyReport.NotShown
+                        if campaign.snapshots.contains(where: { $0.pixels.isScreen(ofRecorded: size) }) {
+                            why = .init(
+                                campaign.id, .appearanceMissing,
+                                "no \(appearance.rawValue) snapshot of \(screen), \(record.orientation.rawValue): those files show the original")
+                        } else if campaign.snapshots.contains(where: { $0.pixels.isScreen(ofRecorded: turned) }) {
+                            why = .init(
+                                campaign.id, .orientationMissing, "no \(record.orientation.rawValue) snapshot of \(screen): those files show the original")
+                        } else {
+                            why = .init(campaign.id, .screenMissing, "no snapshot of \(screen): its files show the original")
+                        }
+                        if !plan.notShown.contains(why) { plan.notShown.append(why) }
                         plan.notes[name] = "\(campaign.id) has no \(appearance.rawValue) snapshot of \(record.width)x\(record.height)"
-                        plan.problems.append(.init(.missingSnapshot, file: name, plan.notes[name] ?? ""))
+                        plan.problems.append(
+                            .init(
+                                .missingSnapshot, file: name,
+                                "\(campaign.id) has no \(appearance.rawValue) snapshot of this screen, \(screen): add the screen to the campaign (a device in devices:, or a catalogue: entry) and build again",
+                                screen: screen))
                     }
                 } else {
                     let code: ApplyReport.Problem.Code = record.decidedBy == .undecodable ? .undecodable : .appearanceUnknown
@@ -96,6 +114,29 @@ enum ApplyPlanner {
             plan.state.files[name] = record
         }
         return plan
+    }
+
+    /// Why each campaign other than `inForce` is not shown at `now` to app version `version`: the
+    /// version range first (the bundle's, then the campaign's), then the schedule, then priority.
+    static func notShown(_ manifest: Manifest, inForce: Manifest.Campaign?, at now: Date, appVersion version: String) -> [ApplyReport.NotShown] {
+        manifest.campaigns.compactMap { campaign in
+            guard campaign.id != inForce?.id else { return nil }
+            if let bound = manifest.versionBound(excluding: campaign, appVersion: version) {
+                let whose = bound.ofBundle ? "the bundle's" : "its"
+                return bound.below
+                    ? .init(campaign.id, .versionBelowRange, "app version \(version) is below \(whose) min_version \(bound.version)")
+                    : .init(campaign.id, .versionAboveRange, "app version \(version) is above \(whose) max_version \(bound.version)")
+            }
+            let utc = TimeZone(identifier: "UTC") ?? .current
+            if now < campaign.schedule.start {
+                return .init(campaign.id, .notStarted, "starts \(ScheduleTime.format(campaign.schedule.start, in: utc))")
+            }
+            if let end = campaign.schedule.end, end <= now {
+                return .init(campaign.id, .ended, "ended \(ScheduleTime.format(end, in: utc))")
+            }
+            let shown = inForce.map { "\($0.id) (priority \($0.priority))" } ?? "another campaign"
+            return .init(campaign.id, .outranked, "in force, but \(shown) outranks it (priority \(campaign.priority))")
+        }
     }
 
     /// What is wrong with an object that shows without reading it: its name is not a hash, its file

@@ -19,6 +19,10 @@ public struct ApplyReport: Codable, Equatable, Sendable {
     /// Everything that kept the run from doing all it should, or that it had to guess, each with
     /// a stable code; empty when all went as it should.
     public var problems: [Problem] = []
+    /// Why each campaign of the bundle is not shown, or not on every file: one entry per campaign
+    /// and reason, with a stable code; empty without a bundle or when every file shows the campaign
+    /// in force and no other campaign exists.
+    public var notShown: [NotShown] = []
 
     /// Whether the campaign in force (or, with none, the originals) is what every cached file holds:
     /// false when a file was left alone, the folder is missing, or leftovers were cleared.
@@ -34,12 +38,16 @@ public struct ApplyReport: Codable, Equatable, Sendable {
         public var file: String?
         /// One sentence for a person.
         public var message: String
+        /// For `missing-snapshot`: the screen the bundle lacks, as a campaign's `catalogue:` entry
+        /// names it.
+        public var screen: Screen?
 
         /// Makes a problem.
-        public init(_ code: Code, file: String? = nil, _ message: String) {
+        public init(_ code: Code, file: String? = nil, _ message: String, screen: Screen? = nil) {
             self.code = code
             self.file = file
             self.message = message
+            self.screen = screen
         }
 
         public var description: String { (file.map { $0 + ": " } ?? "") + message }
@@ -71,6 +79,80 @@ public struct ApplyReport: Codable, Equatable, Sendable {
                 default: return true
                 }
             }
+        }
+    }
+
+    /// Why a campaign is not shown (or, for the one in force, not on some files).
+    public struct NotShown: Codable, Equatable, Sendable, CustomStringConvertible {
+        /// The campaign's id.
+        public var campaign: String
+        /// Why, as a stable code.
+        public var reason: Reason
+        /// One sentence for a person.
+        public var message: String
+
+        /// Makes an entry.
+        public init(_ campaign: String, _ reason: Reason, _ message: String) {
+            self.campaign = campaign
+            self.reason = reason
+            self.message = message
+        }
+
+        public var description: String { "\(campaign): \(message)" }
+
+        /// The stable codes of `--json` and the library.
+        public enum Reason: String, Codable, Sendable {
+            /// The app's version is below a `min_version` (the bundle's or the campaign's).
+            case versionBelowRange = "version-below-range"
+            /// The app's version is above a `max_version`.
+            case versionAboveRange = "version-above-range"
+            /// Its schedule has not started.
+            case notStarted = "not-started"
+            /// Its schedule has ended.
+            case ended
+            /// Another campaign in force at the same time has a higher priority.
+            case outranked
+            /// In force, but it has no snapshot of a cached file's screen: that file shows the original.
+            case screenMissing = "screen-missing"
+            /// In force, with the screen in the other orientation only: those files show the original.
+            case orientationMissing = "orientation-missing"
+            /// In force, with the screen but not the appearance (e.g. no dark variant): those files
+            /// show the original.
+            case appearanceMissing = "appearance-missing"
+        }
+    }
+
+    /// A screen in the terms of a campaign's `catalogue:` entry: portrait points and `UIScreen.scale`,
+    /// from the portrait pixels of a cached file.
+    public struct Screen: Codable, Equatable, Sendable, CustomStringConvertible {
+        /// Portrait pixels (width ≤ height), as the OS sized the snapshot.
+        public var pixels: Manifest.Size
+        /// `UIScreen.scale`: the app's (``SnapshotApplier/screenScale``), or else the one of 3 and 2
+        /// that divides both sides; nil when both do.
+        public var scale: Int?
+        /// Portrait points (pixels / scale); nil when the scale is not known.
+        public var points: Manifest.Size?
+        /// The scales the pixels could be at when ``scale`` is nil: each divides both sides.
+        public var candidateScales: [Int]?
+
+        /// The screen of a cached file `width` × `height` pixels (either orientation).
+        public init(width: Int, height: Int, scale known: Int?) {
+            pixels = Manifest.Size(width: min(width, height), height: max(width, height))
+            let fits = [3, 2].filter { pixels.width % $0 == 0 && pixels.height % $0 == 0 }
+            if let known, known > 0 {
+                scale = known
+            } else {
+                scale = fits.count == 1 ? fits[0] : nil
+                candidateScales = fits.count > 1 ? fits : nil
+            }
+            points = scale.map { Manifest.Size(width: pixels.width / $0, height: pixels.height / $0) }
+        }
+
+        public var description: String {
+            let px = "\(pixels.width)x\(pixels.height) px"
+            if let points, let scale { return "\(px) = \(points.width)x\(points.height) pt @\(scale)x" }
+            let options = (candidateScales ?? []).map { "\(pixels.width / $0)x\(pixels.height / $0) pt @\($0)x" }
+            return options.isEmpty ? px : px + " = " + options.joined(separator: " or ") + " (the app's screenScale tells which)"
         }
     }
 

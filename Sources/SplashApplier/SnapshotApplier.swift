@@ -37,6 +37,9 @@ public struct SnapshotApplier: Sendable {
     /// How long to wait for another applier working on the same container, in seconds: finite,
     /// 0 to ``longestLockWait``, or the run is refused with ``ApplierError/badParameter(_:_:)``.
     public var lockTimeout: TimeInterval = 10
+    /// `UIScreen.main.scale`: with it, a screen the bundle lacks is reported in exact points
+    /// (``ApplyReport/Screen``); without it, the scale is inferred from the pixels where only one fits.
+    public var screenScale: Int?
     /// The longest ``lockTimeout`` may be: an app's launch path never waits longer.
     public static let longestLockWait: TimeInterval = 60
     /// Where every change goes (a fault-injecting one in tests); nil: the real one, below the container.
@@ -86,6 +89,9 @@ public struct SnapshotApplier: Sendable {
         guard lockTimeout.isFinite, (0...Self.longestLockWait).contains(lockTimeout) else {
             throw .badParameter("lockTimeout", "must be a number of seconds from 0 to \(Int(Self.longestLockWait)); found \(lockTimeout)")
         }
+        if let screenScale, !(1...3).contains(screenScale) {
+            throw .badParameter("screenScale", "must be UIScreen.scale: 1, 2 or 3; found \(screenScale)")
+        }
         let now = clock()
         var target = try locate(opening: mode == .status)
         guard let paths = target.paths else {
@@ -115,7 +121,7 @@ public struct SnapshotApplier: Sendable {
         {
             return report(
                 saved, campaign: saved.campaign, nextChange: saved.nextChange, manifest: nil, regenerated: false, noOp: true,
-                actions: [:], notes: [:], problems: [])
+                actions: [:], notes: [:], problems: [], notShown: saved.notShown ?? [])
         }
 
         let manifest = try target.open()?.manifest
@@ -125,6 +131,7 @@ public struct SnapshotApplier: Sendable {
         let restoring = mode == .restore || mode == .restoreFromBackups
         let campaign = restoring ? nil : manifest?.campaign(inForceAt: now, appVersion: appVersion)
         let nextChange = restoring ? nil : manifest?.nextChange(after: now, appVersion: appVersion)
+        let notShown = restoring ? [] : manifest.map { ApplyPlanner.notShown($0, inForce: campaign, at: now, appVersion: appVersion) } ?? []
         if mode != .status { try finishInterruptedMoves(&survey) }
         var problems: [ApplyReport.Problem] = []
         if let reason = survey.stateProblem {
@@ -140,7 +147,7 @@ public struct SnapshotApplier: Sendable {
             }
             return ApplyReport(
                 folder: nil, campaign: campaign?.id, nextChange: nextChange, cacheRegenerated: false, nothingToDo: true, files: [],
-                problems: problems)
+                problems: problems, notShown: notShown)
         }
 
         let found = records(survey, manifest: manifest, marker: (campaign ?? manifest?.campaigns.first)?.marker, fromBackupsOnly: mode == .restoreFromBackups)
@@ -150,7 +157,7 @@ public struct SnapshotApplier: Sendable {
             ? ApplyPlan(state: found.state, clearFolder: true)
             : try ApplyPlanner.plan(
                 found.state, campaign: campaign, bundle: try target.open(), restoring: restoring,
-                verifyingBytes: mode == .status)
+                verifyingBytes: mode == .status, screenScale: screenScale)
         plan.backups = found.backups
         plan.regenerated = found.rekeyed && survey.saved?.key != found.state.key
         problems += plan.problems
@@ -161,7 +168,8 @@ public struct SnapshotApplier: Sendable {
             if plan.clearFolder { for name in survey.names { actions[name] = .wouldChange } }
             return report(
                 plan.state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
-                noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems)
+                noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems,
+                notShown: plan.notShown + notShown)
         }
         let executor = PlanExecutor(paths: paths, fs: files, bundle: try target.open(), moveFolder: osVersion.major < 13)
         let (final, met) = try executor.run(plan, before: found.state, previousBackup: survey.saved?.backup) { settled in
@@ -169,6 +177,7 @@ public struct SnapshotApplier: Sendable {
             settled.settledAt = now
             settled.nextChange = plan.clearFolder ? nil : nextChange
             settled.manifestStamp = plan.clearFolder ? nil : target.stamp
+            settled.notShown = plan.clearFolder || restoring ? nil : plan.notShown + notShown
         }
         problems += met
         if plan.clearFolder {
@@ -180,7 +189,7 @@ public struct SnapshotApplier: Sendable {
             }
             return ApplyReport(
                 folder: paths.folder, campaign: campaign?.id, nextChange: now, cacheRegenerated: false, nothingToDo: false,
-                files: cleared, problems: problems)
+                files: cleared, problems: problems, notShown: notShown)
         }
         var actions: [String: ApplyReport.Action] = [:]
         for change in plan.changes where !met.contains(where: { $0.file == change.name }) {
@@ -188,7 +197,7 @@ public struct SnapshotApplier: Sendable {
         }
         return report(
             final, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
-            noOp: false, actions: actions, notes: plan.notes, problems: problems)
+            noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown + notShown)
     }
 
     /// The state key of this app version and build with these cached file names.
@@ -326,7 +335,7 @@ public struct SnapshotApplier: Sendable {
     private func report(
         _ state: ApplierState, campaign: String?, nextChange: Date?, manifest: Manifest?, regenerated: Bool,
         noOp: Bool, actions: [String: ApplyReport.Action], notes: [String: String],
-        problems: [ApplyReport.Problem]
+        problems: [ApplyReport.Problem], notShown: [ApplyReport.NotShown]
     ) -> ApplyReport {
         let snapshots = manifest?.campaigns.flatMap(\.snapshots) ?? []
         let files = state.files.keys.sorted().compactMap { name -> ApplyReport.File? in
@@ -345,6 +354,6 @@ public struct SnapshotApplier: Sendable {
         }
         return ApplyReport(
             folder: state.folder, campaign: campaign, nextChange: nextChange, cacheRegenerated: regenerated,
-            nothingToDo: noOp, files: files, problems: problems)
+            nothingToDo: noOp, files: files, problems: problems, notShown: notShown)
     }
 }

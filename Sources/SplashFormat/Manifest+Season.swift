@@ -5,14 +5,29 @@ extension Manifest {
     /// range (schema 1) and the campaign's own hold it.
     public func campaigns(forAppVersion version: String?) -> [Campaign] {
         guard let version else { return campaigns }
+        return campaigns.filter { versionBound(excluding: $0, appVersion: version) == nil }
+    }
+
+    /// A version bound that keeps a campaign from an app version: `min_version` or `max_version`,
+    /// the bundle's (schema 1) or the campaign's own.
+    public struct VersionBound: Equatable, Sendable {
+        /// The app's version is below `min_version` (else above `max_version`).
+        public var below: Bool
+        /// The bound's text.
+        public var version: String
+        /// The bundle's range (`app.min_version`/`max_version`), not the campaign's own.
+        public var ofBundle: Bool
+    }
+
+    /// The first bound of the bundle's range and then the campaign's own that app version `version`
+    /// falls outside; nil when the campaign applies to it.
+    public func versionBound(excluding campaign: Campaign, appVersion version: String) -> VersionBound? {
         let number = VersionNumber(version)
-        func holds(_ min: String?, _ max: String?) -> Bool {
-            if let min, number < VersionNumber(min) { return false }
-            if let max, VersionNumber(max) < number { return false }
-            return true
+        for (min, max, ofBundle) in [(app.minVersion, app.maxVersion, true), (campaign.minVersion, campaign.maxVersion, false)] {
+            if let min, number < VersionNumber(min) { return VersionBound(below: true, version: min, ofBundle: ofBundle) }
+            if let max, VersionNumber(max) < number { return VersionBound(below: false, version: max, ofBundle: ofBundle) }
         }
-        guard holds(app.minVersion, app.maxVersion) else { return [] }
-        return campaigns.filter { holds($0.minVersion, $0.maxVersion) }
+        return nil
     }
 
     /// The campaign shown at `date` to app version `version`: of those in force, the highest

@@ -196,6 +196,7 @@ public struct SandboxSimulator {
                 osVersion: try os(model), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
             applier.interfaceStyle = model.interfaceStyle ?? .automatic
             applier.appBundleID = model.bundleID
+            applier.screenScale = try PhoneScreen.named(model.device).scale
             if try os(model).major < 13 {
                 let guardWrites = try InPlaceWriteGuard(folder: folder)
                 let outcome = Result { try applier.apply() }

@@ -29,6 +29,9 @@ struct ApplierOptions: ParsableArguments {
     @Option(help: "The app's bundle identifier (default: the one whose launch folder the container holds); a bundle for another app is refused.")
     var bundleId: String?
 
+    @Option(help: "The screen's UIScreen.scale (1-3): a screen the bundle lacks is reported in exact points.")
+    var screenScale: Int?
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -36,6 +39,7 @@ struct ApplierOptions: ParsableArguments {
         _ = try app.required()
         guard OSVersion(ios) != nil else { throw ValidationError("--ios expects a version such as 17.4; found \"\(ios)\"") }
         if let now, case .failure(let problem) = ScheduleTime.parse(now) { throw ValidationError("--now: \(problem); found \"\(now)\"") }
+        if let screenScale, !(1...3).contains(screenScale) { throw ValidationError("--screen-scale expects 1, 2 or 3; found \(screenScale)") }
     }
 
     func applier() throws -> SnapshotApplier {
@@ -47,6 +51,7 @@ struct ApplierOptions: ParsableArguments {
             clock: { date })
         applier.interfaceStyle = interfaceStyle.style
         applier.appBundleID = bundleId
+        applier.screenScale = screenScale
         return applier
     }
 
@@ -174,10 +179,13 @@ enum ReportText {
     }
 
     static func text(_ report: ApplyReport) -> String {
+        let why = report.notShown.map { "not shown \($0.reason.rawValue): \($0)" }
         guard let folder = report.folder else {
             return
-                (["no launch snapshots cached yet (the app has not been launched since install)"]
-                + report.problems.map { "problem \($0.code.rawValue): \($0)" }).joined(separator: "\n")
+                ([
+                    "no launch snapshots cached: the app has not been launched since install, or the OS has stopped rendering its launch images until it is updated (after repeated failures to generate them)"
+                ]
+                + why + report.problems.map { "problem \($0.code.rawValue): \($0)" }).joined(separator: "\n")
         }
         var lines = ["folder     \(folder)"]
         lines.append("campaign   \(report.campaign ?? "none (the app's own launch screen)")")
@@ -188,6 +196,7 @@ enum ReportText {
             let variant = "\(file.width)x\(file.height) \(file.orientation.rawValue) \(file.appearance?.rawValue ?? "unknown") (by \(file.decidedBy.rawValue))"
             lines.append("  \(file.name)  \(variant)  \(file.action.rawValue), showing \(file.showing)\(file.note.map { ": " + $0 } ?? "")")
         }
+        lines += why
         for problem in report.problems {
             lines.append("problem \(problem.code.rawValue): \(problem)")
         }

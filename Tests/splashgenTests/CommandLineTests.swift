@@ -28,14 +28,14 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "default: wrote \(output.path)/default/")
         // The reference's 22 screen sizes (13 iPhone, 9 iPad) and the Display Zoom sizes no model has
-        // as its standard screen (1125x2001, 960x2079), × 2 orientations × 2 appearances.
-        #expect(lines.contains("  snapshots  96 (iphone 60, ipad 36) for 24 screen sizes"))
-        #expect(lines.contains { $0.hasPrefix("  objects    96 unique, ") && $0.hasSuffix("96 rendered, 0 reused from cache") })
+        // as its standard screen (1125x2001, 960x2079, 750x1624), × 2 orientations × 2 appearances.
+        #expect(lines.contains("  snapshots  100 (iphone 64, ipad 36) for 25 screen sizes"))
+        #expect(lines.contains { $0.hasPrefix("  objects    100 unique, ") && $0.hasSuffix("100 rendered, 0 reused from cache") })
         #expect(run.stderr.isEmpty, "progress is drawn only on a terminal")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("default/manifest.json").path))
 
         let again = try splashgen("build", "campaigns/default.yaml", "-o", output.path)
-        #expect(again.stdout.contains("0 rendered, 96 reused from cache"))
+        #expect(again.stdout.contains("0 rendered, 100 reused from cache"))
     }
 
     @Test func campaignsNamedTogetherBuildOneSeasonThatPublishesWithAGrowingSerial() throws {
@@ -81,8 +81,8 @@ import Testing
     @Test func devicesJSONSuggestionsAndFileErrorsReadAsAPersonWouldWant() throws {
         let devices = try splashgen("devices", "--json")
         let screens = try JSONSerialization.jsonObject(with: Data(devices.stdout.utf8)) as? [[String: Any]] ?? []
-        // 22 screen sizes of the reference's table and the 2 Display Zoom sizes no model has as standard.
-        #expect(screens.count == 24)
+        // 22 screen sizes of the iOS facts' table (docs/ios-launch-cache.md §8) and the 3 Display Zoom sizes no model has as standard.
+        #expect(screens.count == 25)
         let iPhone15 = screens.first { ($0["devices"] as? [String])?.contains("iPhone 15") == true }
         #expect((iPhone15?["pixels"] as? [String: Int]) == ["width": 1179, "height": 2556])
 
@@ -134,7 +134,7 @@ import Testing
         #expect(twin.stderr.contains("again.yaml:3:7: error: name: the name double11 is already used by double11.yaml"), "\(twin.stderr)")
         let pair = try splashgen("validate", "double11.yaml", "mourning.yaml", "--bundle", "two", in: folder)
         #expect(pair.status == 0)
-        #expect(pair.stdout == "double11.yaml mourning.yaml: ok (double11: 96 snapshots, mourning: 96 snapshots)\n")
+        #expect(pair.stdout == "double11.yaml mourning.yaml: ok (double11: 100 snapshots, mourning: 100 snapshots)\n")
         // Without --bundle each file is its own bundle, and the twins validate apart.
         #expect(try splashgen("validate", "double11.yaml", "again.yaml", in: folder).status == 0)
     }
@@ -142,7 +142,7 @@ import Testing
     @Test func validateChecksWithoutBuilding() throws {
         let ok = try splashgen("validate", "campaigns/double11.yaml", "campaigns/mourning.yaml")
         #expect(ok.status == 0)
-        #expect(ok.stdout == "campaigns/double11.yaml: ok (double11: 96 snapshots)\ncampaigns/mourning.yaml: ok (mourning: 96 snapshots)\n")
+        #expect(ok.stdout == "campaigns/double11.yaml: ok (double11: 100 snapshots)\ncampaigns/mourning.yaml: ok (mourning: 100 snapshots)\n")
         let bad = try splashgen("validate", "Tests/SplashCoreTests/Fixtures/campaigns/truncated-png.yaml")
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG"))
@@ -307,7 +307,7 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stdout.contains("iPhone 14 Pro, iPhone 15, iPhone 15 Pro, iPhone 16"))
         #expect(run.stdout.contains("iPhone 13 Pro (Display Zoom)"))
-        #expect(run.stdout.hasSuffix("101 devices (19 of them Display Zoom screens, marked \"(Display Zoom)\"; sources in devices.json), 24 screen sizes\n"))
+        #expect(run.stdout.hasSuffix("108 devices (26 of them Display Zoom screens, marked \"(Display Zoom)\"; sources in devices.json), 25 screen sizes\n"))
     }
 }
 
@@ -346,12 +346,41 @@ import Testing
         #expect(status.stdout.contains("\"campaign\" : \"good\""))
         #expect(status.stdout.contains("\"decided_by\" : \"marker\""))
         #expect(status.stdout.contains("\"next_change\" : \"2026-11-11T18:00:00Z\""))
+        // Each missing snapshot names its screen as a catalogue entry does: the iPhone 15 is
+        // 393x852 pt @3x = 1179x2556 px (Apple's specifications), the scale inferred from the pixels
+        // (1179 is odd, so only 3 divides it).
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let missing = (json["problems"] as? [[String: Any]] ?? []).filter { $0["code"] as? String == "missing-snapshot" }
+        #expect(missing.count == 3)
+        for problem in missing {
+            let screen = problem["screen"] as? [String: Any]
+            #expect(screen?["pixels"] as? [String: Int] == ["width": 1179, "height": 2556])
+            #expect(screen?["points"] as? [String: Int] == ["width": 393, "height": 852])
+            #expect(screen?["scale"] as? Int == 3)
+        }
+        // And why good is not shown on them, by stable code: light-only (no dark), portrait-only.
+        let why = (json["not_shown"] as? [[String: Any]] ?? []).map { "\($0["campaign"] ?? ""):\($0["reason"] ?? "")" }
+        #expect(Set(why) == ["good:appearance-missing", "good:orientation-missing"])
+        // Outside its window (20:00 on the 10th to 02:00 on the 12th, Beijing time = 12:00Z to 18:00Z):
+        // the reason and the boundary, and no problem, so exit 0.
+        for (now, line) in [
+            ("2026-11-10T19:59:59+08:00", "not shown not-started: good: starts 2026-11-10T12:00:00Z"),
+            ("2026-11-12T02:00:00+08:00", "not shown ended: good: ended 2026-11-11T18:00:00Z"),
+        ] {
+            let outside = try cli.splashgen(
+                "status", "--container", container, "--bundle", bundle, "--app-version", "5.2", "--app-build", "100", "--now", now)
+            #expect(outside.status == 0, "\(outside.stdout)")
+            #expect(outside.stdout.contains("campaign   none (the app's own launch screen)\n"))
+            #expect(outside.stdout.contains(line + "\n"), "\(outside.stdout)")
+        }
 
         let screenshot = folder.appendingPathComponent("seen.png").path
         let second = try cli.splashgen(
             "sim", "launch", "--sandbox", sandbox, "--bundle", bundle, "--now", "2026-11-11T09:02:00+08:00",
             "--screenshot", screenshot)
         #expect(second.stdout.contains("nothing to do"))
+        // The launch path's no-op run still says why, from what the settled run found.
+        #expect(second.stdout.contains("not shown appearance-missing: good: no dark snapshot of 1179x2556 px = 393x852 pt @3x, portrait"))
         #expect(FileManager.default.fileExists(atPath: screenshot))
 
         let restore = try cli.splashgen("restore", "--container", container, "--app-version", "5.2", "--app-build", "100")

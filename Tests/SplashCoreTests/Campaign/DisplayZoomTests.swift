@@ -12,9 +12,15 @@ enum ZoomTable {
         "414x736@3": Manifest.Size(width: 375, height: 667),
         "390x844@3": Manifest.Size(width: 320, height: 693),
         "428x926@3": Manifest.Size(width: 375, height: 812),
+        "375x812@3": Manifest.Size(width: 320, height: 693),
+        "414x896@2": Manifest.Size(width: 375, height: 812),
+        "414x896@3": Manifest.Size(width: 375, height: 812),
     ]
+    /// Devices with a screen of the table whose zoomed size no source has published yet (§9 of
+    /// docs/ios-launch-cache.md): they get no entry until one does.
+    static let unsourced: Set = ["iPhone 12 mini", "iPhone 13 mini"]
     /// Zoomed sizes that are no model's standard screen, so they need snapshots of their own.
-    static let newSizes = ["1125x2001", "960x2079"]
+    static let newSizes = ["1125x2001", "960x2079", "750x1624"]
 }
 
 @Suite struct DisplayZoomTests {
@@ -32,7 +38,10 @@ enum ZoomTable {
             #expect(ZoomTable.zoomed[key] == entry.points, "\(entry.name)")
         }
         // Every standard screen of the table has its zoomed entries.
-        for device in catalogue.devices where !device.isZoomed && ZoomTable.zoomed["\(device.points.width)x\(device.points.height)@\(device.scale)"] != nil {
+        for device in catalogue.devices
+        where !device.isZoomed && !ZoomTable.unsourced.contains(device.name)
+            && ZoomTable.zoomed["\(device.points.width)x\(device.points.height)@\(device.scale)"] != nil
+        {
             #expect(zoomed.contains { $0.displayZoomOf == device.name }, "\(device.name) has no Display Zoom entry")
         }
     }
