@@ -110,11 +110,20 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var start: Date
         /// First instant it no longer is; nil when it never ends.
         public var end: Date?
+        /// The UTC offset the campaign's start was written with (`+08:00`, or `Z`), to show the
+        /// schedule as its author wrote it; nil in manifests made before it was recorded.
+        public var offset: String?
 
         /// Makes a schedule.
-        public init(start: Date, end: Date?) {
+        public init(start: Date, end: Date?, offset: String? = nil) {
             self.start = start
             self.end = end
+            self.offset = offset
+        }
+
+        /// The time zone of ``offset``, when it reads.
+        public var writtenTimeZone: TimeZone? {
+            offset.flatMap { ScheduleTime.timeZone(of: "2000-01-01T00:00:00" + $0) }
         }
 
         /// Whether `date` falls in the window.
@@ -285,6 +294,9 @@ extension Manifest {
             }
             guard (1...16).contains(campaign.marker.size) else { return "campaigns[\(c)].marker.size \(campaign.marker.size) is out of range 1...16" }
             if let end = campaign.schedule.end, end <= campaign.schedule.start { return "campaigns[\(c)].schedule ends before it starts" }
+            if let offset = campaign.schedule.offset, campaign.schedule.writtenTimeZone == nil {
+                return "campaigns[\(c)].schedule.offset \"\(offset.prefix(16))\" is not a UTC offset such as +08:00 or Z"
+            }
             for (s, snapshot) in campaign.snapshots.enumerated() {
                 let at = "campaigns[\(c)].snapshots[\(s)]"
                 guard (1...ReadLimits.snapshotBytes).contains(snapshot.bytes) else {

@@ -49,6 +49,23 @@ import Testing
         #expect(throws: Never.self) { try Manifest.decode(from: fine.encoded()) }
     }
 
+    /// The offset a schedule was written with is kept to show it as written; one that is no UTC
+    /// offset is refused like any other out-of-range field, and a manifest without one still reads.
+    @Test func aScheduleOffsetMustBeAUTCOffset() throws {
+        for (offset, zone) in [("+08:00", 8 * 3600), ("-03:30", -(3 * 3600 + 1800)), ("Z", 0)] {
+            var manifest = Self.sample
+            manifest.campaigns[0].schedule.offset = offset
+            let read = try Manifest.decode(from: manifest.encoded())
+            #expect(read.campaigns[0].schedule.writtenTimeZone?.secondsFromGMT() == zone)
+        }
+        for offset in ["+8", "08:00", "+25:00", "<script>", ""] {
+            var manifest = Self.sample
+            manifest.campaigns[0].schedule.offset = offset
+            #expect(throws: ManifestError.self, "\(offset)") { try Manifest.decode(from: manifest.encoded()) }
+        }
+        #expect(try Manifest.decode(from: Self.sample.encoded()).campaigns[0].schedule.offset == nil)
+    }
+
     @Test func malformedJSONIsNamed() {
         #expect(throws: ManifestError.self) { try Manifest.decode(from: Data("{\"schema\": 1, \"app\": 3}".utf8)) }
         do {

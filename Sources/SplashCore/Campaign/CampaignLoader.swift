@@ -194,7 +194,12 @@ private struct Reading {
             reader.error(keys["end"], "schedule.end", "the campaign ends before it starts; end must be after start")
             return nil
         }
-        return Manifest.Schedule(start: start, end: end)
+        // The offset the start was written with, kept to show the schedule as written.
+        var offset: String?
+        if case .scalar(let text) = keys["start"], ScheduleTime.timeZone(of: text.string) != nil {
+            offset = text.string.hasSuffix("Z") ? "Z" : String(text.string.suffix(6))
+        }
+        return Manifest.Schedule(start: start, end: end, offset: offset)
     }
 
     func orientations(_ node: Node) -> [Orientation]? {

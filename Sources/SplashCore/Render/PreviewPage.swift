@@ -58,6 +58,17 @@ public enum PreviewPage {
         }
     }
 
+    /// A schedule in the offset it was written with, then in UTC (UTC alone when the offset is not
+    /// recorded, or is UTC).
+    static func schedule(_ schedule: Manifest.Schedule) -> String {
+        func span(_ zone: TimeZone) -> String {
+            ScheduleTime.format(schedule.start, in: zone) + " to " + (schedule.end.map { ScheduleTime.format($0, in: zone) } ?? "no end")
+        }
+        let utc = TimeZone(secondsFromGMT: 0) ?? .current
+        guard let written = schedule.writtenTimeZone, written.secondsFromGMT() != 0 else { return span(utc) }
+        return span(written) + "; " + span(utc)
+    }
+
     /// The page's HTML: facts, legend, sheet, then one figure per snapshot.
     static func html(_ sheet: ContactSheet.Sheet, assets: String, images: [String]) -> String {
         let manifest = sheet.manifest
@@ -73,7 +84,7 @@ public enum PreviewPage {
             let bytes = Dictionary(campaign.snapshots.map { ($0.object, $0.bytes) }, uniquingKeysWith: { a, _ in a }).values.reduce(0, +)
             let cells = [
                 campaign.id,
-                campaign.schedule.start.formatted(.iso8601) + " to " + (campaign.schedule.end.map { $0.formatted(.iso8601) } ?? "no end"),
+                Self.schedule(campaign.schedule),
                 "\(campaign.priority)",
                 [campaign.minVersion.map { "from \($0)" }, campaign.maxVersion.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "all",
                 campaign.grey ? "yes" : "no", campaign.encoding.rawValue,
@@ -109,7 +120,7 @@ public enum PreviewPage {
             <h1>\(escape(manifest.campaigns.map(\.id).joined(separator: ", ")))</h1>
             <table>
             \(rows)</table>
-            <table><tr><th>campaign</th><th>schedule (UTC)</th><th>priority</th><th>app versions</th><th>grey</th><th>encoding</th><th>marker light / dark</th><th>snapshots</th><th>objects</th><th>bytes</th></tr>
+            <table><tr><th>campaign</th><th>schedule (as written; UTC)</th><th>priority</th><th>app versions</th><th>grey</th><th>encoding</th><th>marker light / dark</th><th>snapshots</th><th>objects</th><th>bytes</th></tr>
             \(campaigns)</table>
             <p>\(escape(SignOffOverlay.legend)).</p>
             <h2>Contact sheet</h2>

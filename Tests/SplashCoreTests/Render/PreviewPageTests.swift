@@ -65,7 +65,8 @@ import Testing
         #expect(files.count == 5, "the sheet and four snapshots")
         let html = try String(contentsOf: index, encoding: .utf8)
         #expect(html.contains("<b>iPhone 15</b>"))
-        #expect(html.contains("2026-11-10T12:00:00Z to 2026-11-11T18:00:00Z"))
+        // The fixture's window as written (Beijing time, +08:00), then the same instants in UTC.
+        #expect(html.contains("2026-11-10T20:00:00+08:00 to 2026-11-12T02:00:00+08:00; 2026-11-10T12:00:00Z to 2026-11-11T18:00:00Z"))
         #expect(!html.contains("http"))
 
         let shot = try screenshot(index)
