@@ -117,9 +117,11 @@ public struct BundleFetcher: Sendable {
         if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .io(folder.path, "is a symbolic link; the fetcher follows none") }
         // One fetch at a time per folder (the app's launch and a background refresh may overlap).
         let lock: ApplierLock
-        let (lockURL, timeout, files) = (folder.appendingPathComponent("lock"), timeout, files)
+        let (lockURL, timeout, root) = (folder.appendingPathComponent("lock"), timeout, folder)
         do throws(ApplierError) {
-            lock = try await BlockingWork.run { () throws(ApplierError) in try ApplierLock(at: lockURL, in: files, timeout: timeout) }
+            lock = try await BlockingWork.run { () throws(ApplierError) in
+                try ApplierLock(at: lockURL, in: POSIXFileSystem(root: root), timeout: timeout)
+            }
         } catch {
             throw .busy(folder.path)
         }
@@ -179,11 +181,11 @@ public struct BundleFetcher: Sendable {
         try refuseLink(stagedObjects)
         for (name, snapshot) in needed.sorted(by: { $0.key < $1.key }) {
             let target = stagedObjects.appendingPathComponent(name)
-            if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes, within: files.folder)) == nil {
+            if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes, within: contained)) == nil {
                 report.objectsKept += 1
                 continue
             }
-            if let data = readBounded(installedObjects.appendingPathComponent(name), limit: snapshot.bytes, within: files.folder),
+            if let data = readBounded(installedObjects.appendingPathComponent(name), limit: snapshot.bytes, within: contained),
                 SnapshotBundle.check(snapshot, data: data) == nil
             {
                 try await writeFile(data, to: target)
@@ -206,7 +208,7 @@ public struct BundleFetcher: Sendable {
 
         // Complete: only what this bundle names stays; the manifest goes in last, the staging folder
         // replaces the bundle, then the serial is recorded.
-        for entry in files.folder.listing(stagedObjects)
+        for entry in contained.listing(stagedObjects)
         where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
             try remove(stagedObjects.appendingPathComponent(entry))
         }
@@ -261,11 +263,11 @@ public struct BundleFetcher: Sendable {
 
     /// The installed bundle, when one is installed and its manifest reads.
     private func heldBundle() -> Held? {
-        guard let data = readBounded(installed.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes, within: files.folder),
+        guard let data = readBounded(installed.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes, within: contained),
             let manifest = try? Manifest.decode(from: data)
         else { return nil }
         func text(_ name: String) -> String? {
-            readBounded(installed.appendingPathComponent(name), limit: 4096, within: files.folder).map { String(decoding: $0, as: UTF8.self) }.flatMap {
+            readBounded(installed.appendingPathComponent(name), limit: 4096, within: contained).map { String(decoding: $0, as: UTF8.self) }.flatMap {
                 $0.isEmpty ? nil : $0
             }
         }
@@ -274,7 +276,7 @@ public struct BundleFetcher: Sendable {
 
     /// The highest serial installed here so far (0 before the first).
     private func highWater() -> Int {
-        readBounded(folder.appendingPathComponent("serial"), limit: 64, within: files.folder).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+        readBounded(folder.appendingPathComponent("serial"), limit: 64, within: contained).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
     }
 
     /// Finishes an install a kill interrupted between its two renames, and refuses links where the
@@ -309,7 +311,7 @@ public struct BundleFetcher: Sendable {
     private func refuseLink(_ url: URL) throws(FetchError) {
         let refusal = "is a symbolic link; the fetcher follows none"
         let info: stat?
-        do { info = try files.folder.status(of: url) } catch {
+        do { info = try contained.status(of: url) } catch {
             if case .link(let path) = error { throw .io(folder.appendingPathComponent(path).path, refusal) }
             throw .io(url.path, error.description)
         }
@@ -317,7 +319,7 @@ public struct BundleFetcher: Sendable {
     }
 
     /// What is at `url`, links not followed (nil when nothing is, or it cannot be reached).
-    private func status(_ url: URL) -> stat? { files.folder.statusIfReachable(url) }
+    private func status(_ url: URL) -> stat? { contained.statusIfReachable(url) }
 
     private func exists(_ url: URL) -> Bool { status(url) != nil }
 
@@ -385,8 +387,12 @@ public struct BundleFetcher: Sendable {
         do throws(ApplierError) { try files.syncFolder(url) } catch { throw .io(url.path, error.description) }
     }
 
-    /// Every change below ``folder``, reached from it one folder descriptor at a time.
-    private var files: POSIXFileSystem { POSIXFileSystem(root: folder) }
+    /// Every change below ``folder``, reached from it one folder descriptor at a time (a
+    /// fault-injecting one in tests); nil: the real one.
+    var fileSystem: (any ApplierFileSystem)?
+    private var files: any ApplierFileSystem { fileSystem ?? POSIXFileSystem(root: folder) }
+    /// Every read below ``folder``, reached the same way.
+    private var contained: ContainedFolder { ContainedFolder(folder) }
 }
 
 /// What a fetch did.

@@ -7,15 +7,25 @@ import Testing
 @testable import SplashApplier
 @testable import SplashSimulator
 
-/// A file system that stops dead after a set number of operations, leaving the disk exactly as a
-/// kill would (every operation before it done and durable, none after).
+/// A file system that stops dead at a set operation, leaving the disk as a power cut would: every
+/// operation before it done, none after, and the data of every file written without a flush that
+/// was not flushed since torn (half its bytes, wherever renames took it). With `inside`, a write
+/// that is the operation cut is cut halfway through (its first half on disk, unflushed, so torn).
+/// Renames and removals are kept whole: only data that was never flushed is lost.
 final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
     private let lock = NSLock()
     private var remaining: Int
+    private let inside: Bool
     private let real: POSIXFileSystem
+    /// Files whose bytes are not yet on stable storage: path → the bytes written.
+    private var unflushed: [String: Data] = [:]
+    /// Whether the cut came inside a write, and how many files it tore.
+    private(set) var cutInsideWrite = false
+    private(set) var torn = 0
 
-    init(failAfter operations: Int, container: URL) {
+    init(failAfter operations: Int, inside: Bool = false, container: URL) {
         remaining = operations
+        self.inside = inside
         real = POSIXFileSystem(root: container)
     }
 
@@ -26,21 +36,72 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
     /// Operations left before the kill (negative once it happened).
     var left: Int { lock.withLock { remaining } }
 
-    private func step() throws(ApplierError) {
-        let go = lock.withLock { () -> Bool in
+    /// Counts an operation; at the cut, `during` (the cut operation's half, if any) runs, every
+    /// unflushed file is torn, and the run is stopped.
+    private func step(during: () -> Void = {}) throws(ApplierError) {
+        let cut = lock.withLock { () -> Bool in
             remaining -= 1
-            return remaining >= 0
+            guard remaining == -1 else { return remaining < -1 }
+            if inside { during() }
+            for (path, data) in unflushed where FileManager.default.fileExists(atPath: path) {
+                _ = FileManager.default.createFile(atPath: path, contents: data.prefix(data.count / 2))
+                torn += 1
+            }
+            unflushed = [:]
+            return true
         }
-        if !go { throw Self.kill }
+        if cut { throw Self.kill }
     }
 
-    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) { try step(); try real.write(data, to: url, flush: flush) }
-    func rename(_ source: URL, to target: URL) throws(ApplierError) { try step(); try real.rename(source, to: target) }
+    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
+        try step {
+            cutInsideWrite = true
+            _ = FileManager.default.createFile(atPath: url.path, contents: data.prefix(data.count / 2))
+            unflushed[url.path] = data
+        }
+        try real.write(data, to: url, flush: flush)
+        lock.withLock { unflushed[url.path] = flush ? nil : data }
+    }
+
+    func rename(_ source: URL, to target: URL) throws(ApplierError) {
+        try step()
+        try real.rename(source, to: target)
+        lock.withLock { move(source.path, to: target.path) }
+    }
+
     func syncFolder(_ url: URL) throws(ApplierError) { try step(); try real.syncFolder(url) }
-    func remove(_ url: URL) throws(ApplierError) { try step(); try real.remove(url) }
+
+    func remove(_ url: URL) throws(ApplierError) {
+        try step()
+        try real.remove(url)
+        lock.withLock { unflushed = unflushed.filter { !Self.isAt($0.key, url.path) } }
+    }
+
     func makeFolder(_ url: URL) throws(ApplierError) { try step(); try real.makeFolder(url) }
-    /// Changes nothing a kill could see (only what survives a power cut): not a step.
-    func flush(_ url: URL) throws(ApplierError) { try real.flush(url) }
+
+    /// Not an operation a kill can cut (it changes nothing a process sees), but its file's bytes are
+    /// then safe from a power cut.
+    func flush(_ url: URL) throws(ApplierError) {
+        try real.flush(url)
+        lock.withLock { _ = unflushed.removeValue(forKey: url.path) }
+    }
+
+    /// A rename carries the unflushed bytes of a file, or of every file below a folder, along; the
+    /// target's own are replaced.
+    private func move(_ source: String, to target: String) {
+        var moved: [String: Data] = [:]
+        for (path, data) in unflushed {
+            if Self.isAt(path, source) {
+                moved[target + path.dropFirst(source.count)] = data
+            } else if !Self.isAt(path, target) {
+                moved[path] = data
+            }
+        }
+        unflushed = moved
+    }
+
+    /// Whether `path` is `place` or below it.
+    private static func isAt(_ path: String, _ place: String) -> Bool { path == place || path.hasPrefix(place + "/") }
 }
 
 /// Every scenario × a kill at every file operation: after each, the next run ends in exactly the
@@ -125,40 +186,100 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
         let reference = try Self.copy(installed)
         let expectedReport = try scenario.run(try Self.applier(reference, now: scenario.now))
         let expected = try Self.tree(reference)
-        var kills = 0
-        for n in 0..<400 {
-            let sim = try Self.copy(installed)
-            var killed = try Self.applier(sim, now: scenario.now)
-            let faults = FaultInjectingFileSystem(failAfter: n, container: sim.container)
-            killed.fileSystem = faults
-            do {
-                _ = try scenario.run(killed)
-                #expect(try Self.tree(sim) == expected, "\(scenario): uninterrupted with \(n) operations allowed")
-                break
-            } catch let error as ApplierError where error == FaultInjectingFileSystem.kill {
-                kills += 1
-            }
-            // Killed: every cached file is its original or a campaign object, never a torn file.
-            let objects = Set(
-                try Manifest.decode(from: Data(contentsOf: Bundles.double11.get().appendingPathComponent("manifest.json")))
-                    .campaigns.flatMap { $0.snapshots.map(\.object) }
-            )
-            .union(
-                try Manifest.decode(from: Data(contentsOf: Bundles.double11OldPhone.get().appendingPathComponent("manifest.json")))
-                    .campaigns.flatMap { $0.snapshots.map(\.object) })
-            let known = Set(originals.values.map(sha256Hex)).union(objects)
-            for (name, data) in (try? sim.cachedFiles()) ?? [:] {
-                #expect(known.contains(sha256Hex(data)) || SnapshotContent(sniffing: data) == .png, "\(scenario), killed after \(n): \(name) is torn")
-            }
-            // The next run ends exactly where the uninterrupted one did.
-            let next = try scenario.run(try Self.applier(sim, now: scenario.now))
-            #expect(try Self.tree(sim) == expected, "\(scenario), killed after \(n) operations, then run again")
-            #expect(next.campaign == expectedReport.campaign, "\(scenario), killed after \(n)")
-            if scenario.restorable {
-                _ = try Self.applier(sim, now: scenario.now).restore()
-                #expect(try sim.cachedFiles() == originals, "\(scenario), killed after \(n): restore gives the originals back")
+        let objects = Set(
+            try Manifest.decode(from: Data(contentsOf: Bundles.double11.get().appendingPathComponent("manifest.json")))
+                .campaigns.flatMap { $0.snapshots.map(\.object) }
+        )
+        .union(
+            try Manifest.decode(from: Data(contentsOf: Bundles.double11OldPhone.get().appendingPathComponent("manifest.json")))
+                .campaigns.flatMap { $0.snapshots.map(\.object) })
+        let known = Set(originals.values.map(sha256Hex)).union(objects)
+        var kills = 0, insideWrites = 0, torn = 0
+        cuts: for n in 0..<400 {
+            for inside in [false, true] {
+                let sim = try Self.copy(installed)
+                var killed = try Self.applier(sim, now: scenario.now)
+                let faults = FaultInjectingFileSystem(failAfter: n, inside: inside, container: sim.container)
+                killed.fileSystem = faults
+                do {
+                    _ = try scenario.run(killed)
+                    #expect(try Self.tree(sim) == expected, "\(scenario): uninterrupted with \(n) operations allowed")
+                    break cuts
+                } catch let error as ApplierError where error == FaultInjectingFileSystem.kill {
+                    // Cut inside an operation that is no write: the same as the cut after, already run.
+                    if inside && !faults.cutInsideWrite { continue }
+                    kills += 1
+                    insideWrites += faults.cutInsideWrite ? 1 : 0
+                    torn += faults.torn
+                }
+                let n = "\(n)\(inside ? " (inside a write)" : "")"
+                // Killed: every cached file is its original or a campaign object, never a torn file.
+                for (name, data) in (try? sim.cachedFiles()) ?? [:] {
+                    #expect(known.contains(sha256Hex(data)) || SnapshotContent(sniffing: data) == .png, "\(scenario), killed after \(n): \(name) is torn")
+                }
+                // The next run ends exactly where the uninterrupted one did.
+                let next = try scenario.run(try Self.applier(sim, now: scenario.now))
+                #expect(try Self.tree(sim) == expected, "\(scenario), killed after \(n) operations, then run again")
+                #expect(next.campaign == expectedReport.campaign, "\(scenario), killed after \(n)")
+                if scenario.restorable {
+                    _ = try Self.applier(sim, now: scenario.now).restore()
+                    #expect(try sim.cachedFiles() == originals, "\(scenario), killed after \(n): restore gives the originals back")
+                }
             }
         }
         #expect(kills >= 3, "\(scenario): the kill must have cut in at several operations (\(kills))")
+        #expect(insideWrites >= 1, "\(scenario): a kill must have cut a write in half (\(insideWrites))")
+        print("crash matrix, \(scenario): \(kills) kills, \(insideWrites) inside a write, \(torn) unflushed files torn")
+    }
+
+    /// The fetcher's install, killed at every file operation and halfway through every write: the app
+    /// always has a whole bundle to give the applier (the one installed before, or the new one, never
+    /// a mix or a torn file), and the next fetch installs the new one.
+    @Test func aKillAtEveryFetcherOperationLeavesAWholeBundleAndTheNextFetchInstallsTheNewOne() async throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("season")
+        try Season15.publish(Season15.full, to: tree)
+        let prepared = temporaryFolder("downloads")
+        _ = try await Season15.fetcher(server, "season", into: prepared).fetch()
+        let before = Season15.files(prepared.appendingPathComponent("bundle"))
+        // Double 11 turned grey: new objects to download, write and install.
+        try Season15.publish(Season15.greySale, to: tree)
+        func copy() throws -> URL {
+            let folder = temporaryFolder("downloads-cut").appendingPathComponent("d")
+            try FileManager.default.copyItem(at: prepared, to: folder)
+            return folder
+        }
+        let reference = try copy()
+        _ = try await Season15.fetcher(server, "season", into: reference).fetch()
+        let after = Season15.files(reference.appendingPathComponent("bundle"))
+        #expect(after != before)
+        var kills = 0, insideWrites = 0
+        cuts: for n in 0..<400 {
+            for inside in [false, true] {
+                let folder = try copy()
+                var fetcher = Season15.fetcher(server, "season", into: folder)
+                let faults = FaultInjectingFileSystem(failAfter: n, inside: inside, container: folder)
+                fetcher.fileSystem = faults
+                do {
+                    _ = try await fetcher.fetch()
+                    #expect(Season15.files(folder.appendingPathComponent("bundle")) == after, "uninterrupted with \(n) operations allowed")
+                    break cuts
+                } catch {
+                    guard faults.left < 0 else { throw error }
+                    if inside && !faults.cutInsideWrite { continue }
+                    kills += 1
+                    insideWrites += faults.cutInsideWrite ? 1 : 0
+                }
+                let cut = "killed after \(n)\(inside ? " (inside a write)" : "")"
+                let plain = Season15.fetcher(server, "season", into: folder)
+                let current = try #require(plain.current, "\(cut): a bundle to give the applier")
+                let shown = Season15.files(current)
+                #expect(shown == before || shown == after, "\(cut): the bundle is whole")
+                _ = try await plain.fetch()
+                #expect(Season15.files(folder.appendingPathComponent("bundle")) == after, "\(cut), then fetched again")
+            }
+        }
+        #expect(kills >= 3, "the kill must have cut in at several operations (\(kills))")
+        #expect(insideWrites >= 1, "a kill must have cut a write in half (\(insideWrites))")
     }
 }

@@ -241,9 +241,10 @@ final class Flag: @unchecked Sendable {
         slow.attempts = 1
         slow.timeout = 60
         let finished = Flag()
+        let fetcher = slow
         let task = Task {
             defer { finished.raise() }
-            return try await slow.fetch()
+            return try await fetcher.fetch()
         }
         // The slice and the small objects come at full speed; a large object trickles at 4 KB/s, and
         // the server's workers are killed every 300 ms until the fetch gives up (one attempt).
