@@ -1,12 +1,26 @@
-# splashgen — every target works from a fresh clone; `deps` installs what is missing (Debian/Ubuntu).
-# What a build needs; the tests add Python (the LZFSE oracle), nginx and Chromium.
+# splashgen — every target works from a fresh clone; `deps` installs what is missing: with apt-get on
+# Debian/Ubuntu, with Homebrew on macOS. What a build needs; the tests add Python (the LZFSE oracle),
+# nginx and Chromium.
+ifeq ($(shell uname -s),Darwin)
+BUILD_PACKAGES := pkg-config libpng astc-encoder stb
+FAST_PACKAGES := $(BUILD_PACKAGES) python
+TEST_PACKAGES := $(FAST_PACKAGES) nginx chromium
+BENCH_PACKAGES := imagemagick
+# Homebrew names a formula or a cask (chromium); `brew list` knows both.
+install = missing=$$(for p in $(1); do brew list $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v brew >/dev/null; then brew install $$missing; else echo "please install Homebrew, then: brew install $$missing"; exit 1; fi; fi
+else
 BUILD_PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fonts-dejavu-core
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-pip nginx chromium
+FAST_PACKAGES := $(BUILD_PACKAGES) python3 python3-pip
+TEST_PACKAGES := $(FAST_PACKAGES) nginx chromium
 BENCH_PACKAGES := imagemagick astcenc
+install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi
+endif
+# `make test-fast` skips these: the suites that need a server (nginx) or a browser (Chromium), the
+# crash matrix, and those that build whole catalogue bundles or drive the CLI end to end.
+SLOW_SUITES := FetcherTests|HostileServerTests|CrashMatrixTests|PreviewPageTests|ASTCQualityTests|BundleBuilderTests|BundleArchiveTests|ContactSheetTests|ScenarioTests|CommandLineTests
 # `make install`: the release binary and its resources in $(PREFIX)/lib/splashgen, linked from $(PREFIX)/bin.
 PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi
 SPLASHGEN := .build/debug/splashgen
 CAMPAIGNS := $(basename $(notdir $(wildcard campaigns/*.yaml)))
 # The season CI publishes as a CDN tree (Output/cdn/<season>).
@@ -14,11 +28,13 @@ SEASON := season
 # The signing key: a CI secret's path in SIGNING_KEY, or a throwaway one made in Output/.
 SIGNING_KEY ?= Output/signing-key
 
-.PHONY: build-deps deps bench-deps build run install lint format test fuzz bench bundles reproducible ios-check clean
+.PHONY: build-deps fast-deps deps bench-deps build run install lint format test test-fast fuzz bench bundles reproducible ios-check clean
 
 # pyliblzfse (PyPI) wraps Apple's reference LZFSE: the tests' oracle for splashgen's own codec.
 build-deps: ; @$(call install,$(BUILD_PACKAGES))
-deps: ; @$(call install,$(TEST_PACKAGES)) && { python3 -c 'import liblzfse' 2>/dev/null || python3 -m pip install --quiet pyliblzfse || python3 -m pip install --quiet --break-system-packages pyliblzfse; }
+oracle = python3 -c 'import liblzfse' 2>/dev/null || python3 -m pip install --quiet pyliblzfse || python3 -m pip install --quiet --break-system-packages pyliblzfse
+deps: ; @$(call install,$(TEST_PACKAGES)) && { $(oracle); }
+fast-deps: ; @$(call install,$(FAST_PACKAGES)) && { $(oracle); }
 bench-deps: deps ; @$(call install,$(BENCH_PACKAGES))
 build: build-deps ; swift build
 run: build ; $(SPLASHGEN) build campaigns/double11.yaml
@@ -28,6 +44,7 @@ install: build-deps ; swift build -c release --product splashgen && rm -rf $(DES
 lint: ; swift format lint --strict --recursive Sources Tests Examples Fuzz
 format: ; swift format format --in-place --recursive Sources Tests Examples Fuzz
 test: deps lint ; swift test && scripts/fuzz.sh
+test-fast: fast-deps ; swift test --skip '$(SLOW_SUITES)'
 # libFuzzer targets, one per parser, for a fixed number of inputs each (scripts/fuzz.sh says which limits).
 fuzz: deps ; scripts/fuzz.sh
 bench: bench-deps ; swift build -c release --product splashbench && .build/release/splashbench
