@@ -55,7 +55,7 @@ public struct ApplyReport: Codable, Equatable, Sendable {
         /// The stable codes of `status --json` and the library.
         public enum Code: String, Codable, Sendable {
             /// There is no launch folder: the app has not been launched since install, or the OS
-            /// stopped rendering its launch images until it is updated (reference §9).
+            /// stopped rendering its launch images until it is updated (docs/ios-launch-cache.md §9).
             case noSnapshotFolder = "no-snapshot-folder"
             /// A cached file's pixels cannot be decoded; its appearance is unknown and it is left alone.
             case undecodable

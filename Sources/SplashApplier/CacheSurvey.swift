@@ -102,7 +102,7 @@ struct CacheSurvey {
                 continue
             }
             // PNG or JPEG bytes in a .ktx name, or a campaign's own object with no original behind it,
-            // is another library's (or a lost run's) leftover, not what the OS rendered (reference §9).
+            // is another library's (or a lost run's) leftover, not what the OS rendered (docs/ios-launch-cache.md §9).
             let content = SnapshotContent(sniffing: data)
             let isKTXName = (name as NSString).pathExtension.lowercased() == "ktx"
             if (isKTXName && (content == .png || content == .jpeg)) || objects.contains(hash) {

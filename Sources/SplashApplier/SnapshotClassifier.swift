@@ -21,7 +21,7 @@ public enum InterfaceStyle: String, Codable, CaseIterable, Sendable {
 }
 
 /// Tells which variant each cached file is. The OS's table of which file is which lives outside the
-/// container, so it is inferred, in the order the field's leader uses (reference §6): the app's
+/// container, so it is inferred, in the order the field's leader uses (docs/ios-launch-cache.md §6): the app's
 /// declared interface style; else the marker view, read where the 0.5 pt view lands at the file's
 /// scale and decided only when one colour is clearly nearer; else, as a guess the report names,
 /// the light. Orientation comes from the pixel size, which every container declares in its header.

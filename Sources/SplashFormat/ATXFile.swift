@@ -1,6 +1,6 @@
 import Foundation
 
-/// Apple's ATX container, which recent iOS releases write into `.ktx` launch snapshots (reference
+/// Apple's ATX container, which recent iOS releases write into `.ktx` launch snapshots (docs/ios-launch-cache.md
 /// §3, from device-written files): the magic `AAPL\r\n\x1A\n`, then chunks (UInt32 LE length, 4-byte
 /// tag, `length` bytes) until `END `.
 ///
@@ -151,7 +151,7 @@ public struct ATXFile: Equatable, Sendable {
         }
         guard let head else { throw .badChunk(tag: "HEAD", reason: "missing") }
         guard let payload else { throw .badChunk(tag: "LZFS", reason: "no image payload (LZFS, ASTC or astc chunk)") }
-        // Words 4–8 and 10 as the reference names them; word 9 and the rest are never relied on.
+        // Words 4–8 and 10 as docs/ios-launch-cache.md §3 names them; word 9 and the rest are never relied on.
         guard head[8] <= 1, head[10] == 1 else { throw .notA2DImage }
         try KTXFile.checkImage(internalFormat: head[4], width: head[6], height: head[7])
         self.head = head
@@ -184,7 +184,7 @@ public struct ATXFile: Equatable, Sendable {
     }
 }
 
-/// How a raw ATX payload lays out its ASTC 4×4 blocks (reference §3): in plain row order, or padded
+/// How a raw ATX payload lays out its ASTC 4×4 blocks (docs/ios-launch-cache.md §3): in plain row order, or padded
 /// to whole tiles of 32×32 blocks, tiles in row order and blocks inside a tile in Morton (Z) order,
 /// with either bit interleaving.
 public enum RawLayout: String, CaseIterable, Sendable {

@@ -209,7 +209,7 @@ public struct Manifest: Codable, Equatable, Sendable {
 
         /// Whether a file that records `recorded` pixels is a snapshot of this size: the same, or one
         /// pixel wider or taller with the same ASTC 4×4 block count (device-written files have been
-        /// seen recording 1180 for a 1179-pixel screen, reference §3).
+        /// seen recording 1180 for a 1179-pixel screen, docs/ios-launch-cache.md §3).
         public func isScreen(ofRecorded recorded: Size) -> Bool {
             func same(_ screen: Int, _ file: Int) -> Bool { file == screen || (file == screen + 1 && (file + 3) / 4 == (screen + 3) / 4) }
             return same(width, recorded.width) && same(height, recorded.height)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a cached snapshot file declares, read from its header without decoding pixels: the one
-/// place that knows every container a `.ktx` launch snapshot can be (reference §3).
+/// place that knows every container a `.ktx` launch snapshot can be (docs/ios-launch-cache.md §3).
 public enum SnapshotHeader {
     /// The width and height a file declares: KTX 1.1 (plain or Apple-compressed), ATX, PNG or JPEG.
     /// Nothing is decompressed.

@@ -3,7 +3,7 @@ import SplashApplier
 import SplashFormat
 
 /// What each iOS version writes into a cached launch snapshot, laid out here byte by byte from the
-/// reference's facts (§3) with the simulator's own code: it never calls splashgen's container
+/// iOS facts (docs/ios-launch-cache.md §3) with the simulator's own code: it never calls splashgen's container
 /// writers, so a file the generator or the applier gets wrong is one the simulated OS disagrees with.
 /// Only the LZFSE codec is shared (it is tested against Apple's reference implementation).
 public enum CacheFormat: String, Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import SplashFormat
 
 /// The simulated OS's check of a cached launch image before it shows it, written from the
-/// reference's facts (§3, §4) with the simulator's own parsing: the extension picks the decoder;
+/// iOS facts (docs/ios-launch-cache.md §3, §4) with the simulator's own parsing: the extension picks the decoder;
 /// a `.ktx` may hold Khronos KTX 1.1 (plain or `Compression_APPLE`), ATX in the layout the OS itself
 /// writes (an 84-byte `HEAD` with depth 1, the `LZFS` count equal to its stream), or PNG (field
 /// reports: content sniffing works); the image must decode and have the screen's pixel size.

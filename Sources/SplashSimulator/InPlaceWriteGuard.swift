@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// The iOS 12 rule that an app cannot write its launch snapshots in place (reference §9: seeds
+/// The iOS 12 rule that an app cannot write its launch snapshots in place (docs/ios-launch-cache.md §9: seeds
 /// 002 and 003; LLDynamicLaunchScreen moves the folder out, edits it and moves it back). The
 /// simulator runs as root, where file permissions stop nothing, so the rule is enforced by
 /// watching: while the app's code runs, the kernel (inotify) reports every change inside the

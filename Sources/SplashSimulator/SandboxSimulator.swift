@@ -32,7 +32,7 @@ public struct SandboxSimulator {
         container.appendingPathComponent(try os(model).snapshotFolder(bundleID: model.bundleID))
     }
 
-    /// The app-switcher snapshot folder, beside the launch folder (reference §9); iOS 13 and later.
+    /// The app-switcher snapshot folder, beside the launch folder (docs/ios-launch-cache.md §9); iOS 13 and later.
     public func appSwitcherFolder(_ model: SpringBoardModel) throws -> URL {
         try snapshotFolder(model).deletingLastPathComponent().appendingPathComponent("sceneID:\(model.bundleID)-default")
     }

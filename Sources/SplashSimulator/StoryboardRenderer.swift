@@ -10,10 +10,10 @@ import SplashFormat
 /// - frames are laid out in points (fractional values allowed) and rasterised at `scale`;
 /// - image views scale their image in sRGB-encoded values (as Core Graphics does), not in linear
 ///   light, and are composited straight-alpha "source over" on the encoded values;
-/// - in landscape, safe-area constraints get the portrait top inset (a known UIKit bug, reference §6);
+/// - in landscape, safe-area constraints get the portrait top inset (a known UIKit bug, docs/ios-launch-cache.md §6);
 /// - the marker is a 0.5×0.5 pt view pinned to the superview's bottom-right corner: it covers
 ///   1.5 px at @3x and 1 px at @2x, and each pixel takes the share of the view that covers it,
-///   blended with what lies under it (reference §6);
+///   blended with what lies under it (docs/ios-launch-cache.md §6);
 /// - the black-render bug paints every image view's frame solid black.
 struct StoryboardRenderer {
     /// The storyboard, stood for by a campaign file's layers, backgrounds and marker colours.

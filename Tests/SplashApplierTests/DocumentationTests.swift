@@ -1,16 +1,42 @@
 import Foundation
 import Testing
 
-/// What the README tells an app team to write is what CI compiles.
+/// What docs/ios-integration.md tells an app team to write is what CI compiles.
 @Suite struct DocumentationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
 
-    @Test func theReadmeQuotesTheCompiledIntegrationExampleVerbatim() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func theIntegrationGuideQuotesTheCompiledIntegrationExampleVerbatim() throws {
+        let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/ios-integration.md"), encoding: .utf8)
         let example = try String(
             contentsOf: Self.root.appendingPathComponent("Examples/AppIntegration/Sources/AppIntegration/LaunchScreenUpdater.swift"),
             encoding: .utf8)
-        #expect(readme.contains("```swift\n" + example + "```\n"))
+        #expect(guide.contains("```swift\n" + example + "```\n"))
+    }
+
+    /// Every comment that cites the iOS facts cites a section docs/ios-launch-cache.md has, and none
+    /// points outside the repository (the facts once lived in a document beside it, "the reference").
+    @Test func everyCitedSectionOfTheIOSFactsExists() throws {
+        let facts = try String(contentsOf: Self.root.appendingPathComponent("docs/ios-launch-cache.md"), encoding: .utf8)
+        let sections = Set(facts.split(separator: "\n").filter { $0.hasPrefix("## §") }.map { $0.dropFirst(4).prefix { $0.isNumber } }.map(String.init))
+        #expect(sections == Set((1...9).map(String.init)))
+        var cited = 0
+        for folder in ["Sources", "Tests", "Examples", "Fuzz", "scripts", "docs"] {
+            let enumerator = FileManager.default.enumerator(atPath: Self.root.appendingPathComponent(folder).path)
+            while let name = enumerator?.nextObject() as? String {
+                guard [".swift", ".json", ".md", ".py", ".sh", ".txt"].contains(where: name.hasSuffix) else { continue }
+                let text = (try? String(contentsOf: Self.root.appendingPathComponent(folder + "/" + name), encoding: .utf8)) ?? ""
+                #expect(!text.contains("reference" + " §"), "\(folder)/\(name) cites a document outside the repository")
+                for part in text.components(separatedBy: "ios-launch-cache.md").dropFirst() {
+                    // "ios-launch-cache.md §3, §4" or "ios-launch-cache.md (§3": the numbers that follow.
+                    let head = part.prefix(16)
+                    for number in head.split(separator: "§").dropFirst().map({ String($0.prefix { $0.isNumber }) }) where !number.isEmpty {
+                        cited += 1
+                        #expect(sections.contains(number), "\(folder)/\(name) cites §\(number), which docs/ios-launch-cache.md lacks")
+                    }
+                }
+            }
+        }
+        #expect(cited > 40, "the code cites the facts it relies on (\(cited) citations)")
     }
 }
 

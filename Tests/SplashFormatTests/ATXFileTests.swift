@@ -4,7 +4,7 @@ import Testing
 
 @testable import SplashFormat
 
-/// ATX and Apple-compressed KTX, laid out by hand from the reference facts (§3: the table of
+/// ATX and Apple-compressed KTX, laid out by hand from the facts of docs/ios-launch-cache.md (§3: the table of
 /// device-written launch snapshots), and every way a hostile header can lie. Files made by reference
 /// tools (astcenc, Apple's LZFSE) and their pixels are checked in SplashCoreTests' SnapshotContainerTests.
 @Suite struct ATXFileTests {

@@ -7,11 +7,11 @@ import Testing
 
 @testable import SplashSimulator
 
-/// The simulator's OS writes what a phone writes (reference §3, §6, §9). Each expectation comes
+/// The simulator's OS writes what a phone writes (docs/ios-launch-cache.md §3, §6, §9). Each expectation comes
 /// from the reference facts, Apple's LZFSE through pyliblzfse, or coverage arithmetic, never from
 /// splashgen's generator.
 @Suite struct DeviceModelTests {
-    /// The first 256 bytes of an iPhone 15 launch snapshot, typed in from the reference's table (§3)
+    /// The first 256 bytes of an iPhone 15 launch snapshot, typed in from the table of docs/ios-launch-cache.md §3
     /// in SplashFormatTests' fixtures; nil where a byte depends on the picture.
     static func goldenLaunchHead() throws -> [UInt8?] {
         try hexGolden(Repo.root.appendingPathComponent("Tests/SplashFormatTests/Fixtures/atx/launch-1179x2556-first-256-bytes.txt"))
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    /// What the OS shows is what the reference says it writes; a file in a layout it does not write
+    /// What the OS shows is what docs/ios-launch-cache.md says it writes; a file in a layout it does not write
     /// is thrown away (and the launch screen rendered again).
     @Test func theOSRefusesAnATXLayoutItDoesNotWrite() throws {
         let launch = try LaunchScreen(campaignAt: Repo.campaign("default.yaml"), device: "iPhone 8", ios: try #require(OSVersion("17.0")))
@@ -123,7 +123,7 @@ import Testing
     func theMarkerViewIsBlendedWhereItLands(_ name: String, _ scale: Int, _ width: Int, _ height: Int) throws {
         let launch = try LaunchScreen(campaignAt: Repo.storyboard("brand-storyboard.yaml"), device: name, ios: try #require(OSVersion("17.0")))
         let image = launch.image(portraitLight, black: false)
-        #expect((image.width, image.height) == (width, height), "points x scale, reference §8")
+        #expect((image.width, image.height) == (width, height), "points x scale, docs/ios-launch-cache.md §8")
         let (w, h) = (image.width, image.height)
         let navy = RGBAColor(r: 0x10, g: 0x18, b: 0x28)
         func mix(_ coverage: Double) -> RGBAColor {
@@ -146,7 +146,7 @@ import Testing
         #expect(model.device == "iPhone 8 (Display Zoom)")
         for (_, data) in try sim.cachedFiles() {
             let size = try SnapshotHeader.pixelSize(of: data)
-            #expect(Set([size.width, size.height]) == [640, 1136], "zoomed iPhone 8: 320x568 pt @2x (reference §9)")
+            #expect(Set([size.width, size.height]) == [640, 1136], "zoomed iPhone 8: 320x568 pt @2x (docs/ios-launch-cache.md §9)")
         }
         let bundle = try buildBundle("double11.yaml", device: "iPhone 8")
         let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
@@ -168,7 +168,7 @@ import Testing
             #expect(try SnapshotHeader.pixelSize(of: Data(contentsOf: expected)) == (image.width, image.height))
         }
         let shown = try sim.launch(bundle: nil, now: date("2026-11-01T12:00:00+08:00"))
-        #expect(shown.regenerated == nil, "the OS shows PNG bytes in a .ktx name (field reports, reference §3)")
+        #expect(shown.regenerated == nil, "the OS shows PNG bytes in a .ktx name (field reports, docs/ios-launch-cache.md §3)")
         #expect(colouredPixels(shown.image) > 100_000, "the old campaign's red art, not the app's white screen")
     }
 }

@@ -27,7 +27,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "default: wrote \(output.path)/default/")
-        // The reference's 22 screen sizes (13 iPhone, 9 iPad) and the Display Zoom sizes no model has
+        // The 22 screen sizes of docs/ios-launch-cache.md §8 (13 iPhone, 9 iPad) and the Display Zoom sizes no model has
         // as its standard screen (1125x2001, 960x2079, 750x1624), × 2 orientations × 2 appearances.
         #expect(lines.contains("  snapshots  100 (iphone 64, ipad 36) for 25 screen sizes"))
         #expect(lines.contains { $0.hasPrefix("  objects    100 unique, ") && $0.hasSuffix("100 rendered, 0 reused from cache") })
@@ -239,7 +239,7 @@ import Testing
         let inspect = try splashgen("inspect", object)
         #expect(inspect.status == 0)
         // Values line up two spaces after the longest label ("glBaseInternalFormat"); the layout is
-        // the reference's (§3): HEAD at 8, FILL to 244, the payload's blocks from 256, depth 1.
+        // docs/ios-launch-cache.md's (§3): HEAD at 8, FILL to 244, the payload's blocks from 256, depth 1.
         #expect(inspect.stdout.contains("  size                  1179x2556\n"))
         #expect(inspect.stdout.contains("  glInternalFormat      ASTC 4x4 RGBA (0x93B0)\n"))
         #expect(inspect.stdout.contains("  chunks                HEAD 84 at 8, FILL 136 at 100, LZFS "))

@@ -78,7 +78,7 @@ public enum FileInspector {
         return ("payload", "LZFSE, \(stored)\(stream.count) bytes → \(blocks.count) bytes of ASTC blocks (\(kinds))")
     }
 
-    /// What the reference calls each `HEAD` word of a launch snapshot; the others are unnamed.
+    /// What docs/ios-launch-cache.md §3 calls each `HEAD` word of a launch snapshot; the others are unnamed.
     private static let atxWordNames: [Int: String] = [
         4: "(glInternalFormat)", 5: "(glBaseInternalFormat)", 6: "(width)", 7: "(height)", 8: "(depth)", 10: "(faces)",
     ]

@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct BundleBuilderTests {
     /// The default encoding lays every object out as device-written launch snapshots are (§3): read
-    /// here byte by byte from the reference's table, not through splashgen's ATX reader.
+    /// here byte by byte from the table of docs/ios-launch-cache.md §3, not through splashgen's ATX reader.
     @Test func everySnapshotIsALaunchSnapshotInTheDeviceLayoutOfItsPixelSize() throws {
         let built = try Built.double11.get()
         #expect(built.manifest.campaigns[0].encoding == .atx)

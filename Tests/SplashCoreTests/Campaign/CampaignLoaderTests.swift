@@ -173,7 +173,7 @@ import Testing
         #expect(catalogue.device(named: "iPhone 15")?.points == Manifest.Size(width: 393, height: 852))
         #expect(catalogue.device(named: "iPhone 15")?.scale == 3)
         #expect(catalogue.device(named: "iPad Pro 13-inch (M4)")?.points == Manifest.Size(width: 1032, height: 1376))
-        // The 2025 models (reference §8 and Apple's specifications cited in devices.json).
+        // The 2025 models (docs/ios-launch-cache.md §8 and Apple's specifications cited in devices.json).
         #expect(catalogue.device(named: "iPad Pro 13-inch (M5)")?.points == Manifest.Size(width: 1032, height: 1376))
         #expect(catalogue.device(named: "iPad Pro 11-inch (M5)")?.points == Manifest.Size(width: 834, height: 1210))
         #expect(catalogue.device(named: "iPad (A16)")?.points == Manifest.Size(width: 820, height: 1180))

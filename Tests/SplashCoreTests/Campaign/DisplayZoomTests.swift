@@ -4,7 +4,7 @@ import Testing
 
 @testable import SplashCore
 
-/// The Display Zoom sizes, as published (reference §9 and the sources cited in devices.json).
+/// The Display Zoom sizes, as published (docs/ios-launch-cache.md §9 and the sources cited in devices.json).
 enum ZoomTable {
     /// Standard screen (points, scale) → zoomed points.
     static let zoomed: [String: Manifest.Size] = [
@@ -31,7 +31,7 @@ enum ZoomTable {
         for entry in zoomed {
             let device = try #require(catalogue.device(named: entry.displayZoomOf ?? ""), "\(entry.name) names no catalogue device")
             #expect(entry.name == device.name + " (Display Zoom)")
-            #expect(entry.scale == device.scale, "UIScreen.scale stays the same when zoomed (reference §9)")
+            #expect(entry.scale == device.scale, "UIScreen.scale stays the same when zoomed (docs/ios-launch-cache.md §9)")
             #expect(entry.family == .iphone)
             #expect((entry.source ?? "").count > 40, "\(entry.name) cites where its size was published")
             let key = "\(device.points.width)x\(device.points.height)@\(device.scale)"

@@ -6,7 +6,7 @@ import Testing
 
 /// Launch snapshots as iOS stores them, made by reference tools (astcenc's command line, Apple's
 /// LZFSE through pyliblzfse; `Fixtures/snapshots/make-fixtures.py`, checked by its own
-/// `check-fixtures.py`) from the reference's words (§3): splashgen must read each container's size
+/// `check-fixtures.py`) from the words of docs/ios-launch-cache.md (§3): splashgen must read each container's size
 /// from its header and decode its pixels back to the picture they were made from. The expectations
 /// are those pictures and astcenc's own blocks, never splashgen's writer.
 @Suite struct SnapshotContainerTests {

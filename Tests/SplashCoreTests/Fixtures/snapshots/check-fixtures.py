@@ -2,7 +2,7 @@
 """Independent check of the launch-layout fixtures written by make-fixtures.py (Python + astcenc only,
 no splashgen code, and none of make-fixtures.py's helpers):
 
-- walks each file's ATX chunks generically and checks reference section 3's launch layout
+- walks each file's ATX chunks generically and checks the launch layout of docs/ios-launch-cache.md §3
   (HEAD 84 bytes with the expected words, FILL 136 zeros, payload chunk header at 244, blocks at 256,
   END last, nothing after it);
 - inflates LZFS payloads with liblzfse; un-twiddles the Morton files by *de*-interleaving each

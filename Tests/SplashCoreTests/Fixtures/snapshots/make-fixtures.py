@@ -13,13 +13,13 @@ Pictures (the expected pixels):
                   a flat off-centre disc crossing both tile seams, a white 2x2 corner at bottom-right
   pad.png         300x280 = 75x70 blocks, padded to 3x3 tiles when twiddled; same style as tiles.png
 
-Containers laid out as public forensic readers parse them (reference section 3, older layouts):
+Containers laid out as public forensic readers parse them (docs/ios-launch-cache.md §3, older layouts):
   atx-lzfs.ktx    ATX: AAPL magic, HEAD (eleven UInt32), LZFS (UInt32 = block bytes + LZFSE stream), END
   atx-raw.ktx     ATX with a FILL chunk (12 bytes) and an `astc` chunk (UInt32 + raw blocks)
   ktx-apple.ktx   KTX 1.1 with Compression_APPLE: level = 8 bytes, then the LZFSE stream
   ktx-plain.ktx   KTX 1.1, level = the raw blocks
 
-Containers in the launch layout real devices write (reference section 3, "What real files hold"):
+Containers in the launch layout real devices write (docs/ios-launch-cache.md §3, the files devices write):
 magic, HEAD (84 bytes = 21 UInt32), FILL (136 zero bytes), the payload chunk (header at byte 244,
 data at 252: a UInt32, then the blocks at byte 256), END (0 bytes), end of file.
 HEAD = 1,0,0,0,0x93B0,0x1908,width,height,1,0,1,1,0,1,1,0x55555555 x4,1,5 (PosterBoard: word 13 = 0,
