@@ -64,6 +64,10 @@ public enum LaunchScreenUpdater {
             decoder: ImageIODecoder(), trust: trust)
         applier.interfaceStyle = style
         applier.appBundleID = Bundle.main.bundleIdentifier
+        #if canImport(UIKit)
+        // With the scale, a screen the bundle lacks is reported in exact points (`missing-snapshot`).
+        applier.screenScale = await MainActor.run { Int(UIScreen.main.scale) }
+        #endif
         do {
             let report = try await applier.apply()
             for problem in report.problems { print("splashgen: \(problem.code.rawValue): \(problem)") }

@@ -1,0 +1,158 @@
+import Foundation
+import SplashFormat
+import SplashTestSupport
+import Testing
+
+@testable import SplashApplier
+
+/// `CacheSurvey`: hand-worked cases, a container on disk in, the survey and its records out. The
+/// expectations follow from the rules the survey serves (docs/architecture.md, "The applier"; the
+/// folder and file names of docs/ios-launch-cache.md §2): only regular files with an extension the OS
+/// reads are snapshots; the applier's own `*.splashgen-partial` files are listed apart; PNG bytes in
+/// a `.ktx` name, or a campaign's object with no original behind it, are another library's
+/// leftovers (§9); a replacement this applier wrote keeps the original its backup holds, and says
+/// so when that backup is gone. The files are KTX headers made here with `KTXFile`, read by the
+/// survey only for their pixel size; the app declares a light interface, so no pixel is decoded.
+@Suite struct CacheSurveyTests {
+    static let os = OSVersion(major: 17)
+    static let bundleID = "com.example.shop"
+
+    /// A launch snapshot of `width`×`height` pixels whose blocks are filled with `seed`.
+    static func snapshot(_ width: Int, _ height: Int, seed: UInt8) -> Data {
+        KTXFile(astc4x4Width: width, height: height, blocks: Data(repeating: seed, count: KTXFile.astc4x4ByteCount(width: width, height: height)))
+            .serialized()
+    }
+
+    /// A container with the launch folder holding `files` (name → bytes), and its paths.
+    static func container(_ files: [String: Data]) throws -> ApplierPaths {
+        let container = temporaryFolder("survey")
+        let paths = try ApplierPaths(container: container, bundleID: bundleID, os: os)
+        try FileManager.default.createDirectory(at: paths.folderURL, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: paths.url(ApplierPaths.support), withIntermediateDirectories: true)
+        for (name, data) in files { try data.write(to: paths.folderURL.appendingPathComponent(name)) }
+        return paths
+    }
+
+    static let classifier = SnapshotClassifier(decoder: NoDecoder(), marker: nil, interfaceStyle: .light)
+    static let key = ApplierState.Key(version: "5.2", build: "100", fingerprint: String(repeating: "0", count: 64))
+
+    @Test func onlyRegularFilesTheOSReadsAreSnapshotsAndPartialsAreListedApart() throws {
+        let a = Self.snapshot(40, 80, seed: 1)
+        let paths = try Self.container([
+            "B@2x.ktx": a, "a@2x.KTX": a, "c.png": a, "d.jpeg": a, "notes.txt": a, "E@2x.ktx.splashgen-partial": a,
+        ])
+        try FileManager.default.createDirectory(at: paths.folderURL.appendingPathComponent("downscaled"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: paths.folderURL.appendingPathComponent("F@2x.ktx"), withDestinationURL: paths.folderURL.appendingPathComponent("B@2x.ktx"))
+        let survey = try CacheSurvey(paths: paths)
+        #expect(survey.folderExists)
+        #expect(survey.names == ["B@2x.ktx", "a@2x.KTX", "c.png", "d.jpeg"], "sorted by byte order, as the state key's fingerprint needs")
+        #expect(survey.partials == ["E@2x.ktx.splashgen-partial"])
+        #expect(survey.saved == nil && survey.stateProblem == nil, "no state yet is no problem")
+        #expect(!survey.editingFolderExists && !survey.clearingFolderExists)
+    }
+
+    @Test func anOriginalIsRecordedALeftoverIsSetApartAndNothingIsWritten() throws {
+        let original = Self.snapshot(40, 80, seed: 1), object = Self.snapshot(80, 40, seed: 2)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 0, count: 64)
+        let paths = try Self.container(["A@2x.ktx": original, "P@2x.ktx": png, "O@2x.ktx": object])
+        // The manifest names `object` as a campaign snapshot: a file holding it with no original
+        // behind it is a leftover of a run whose state was lost.
+        let manifest = Manifest(
+            generator: "test", app: .init(bundleID: Self.bundleID),
+            campaigns: [
+                Manifest.Campaign(
+                    id: "sale", schedule: .init(start: Date(timeIntervalSince1970: 0), end: nil), grey: false, encoding: .ktx,
+                    marker: .init(light: "#FFFFFF", dark: "#000000", size: 3),
+                    snapshots: [
+                        Manifest.Snapshot(
+                            points: .init(width: 80, height: 40), scale: 1, pixels: .init(width: 80, height: 40), orientation: .landscape,
+                            appearance: .light, family: "iphone", devices: ["a phone"], object: sha256Hex(object), bytes: object.count)
+                    ])
+            ])
+        let before = try FileManager.default.subpathsOfDirectory(atPath: paths.container.path).sorted()
+        let rekeyed = try CacheSurvey(paths: paths).rekey(key: Self.key, manifest: manifest, classifier: Self.classifier, fromBackupsOnly: false)
+        #expect(rekeyed.state.files.keys.sorted() == ["A@2x.ktx"])
+        let record = try #require(rekeyed.state.files["A@2x.ktx"])
+        #expect((record.width, record.height) == (40, 80))
+        #expect(record.appearance == .light && record.decidedBy == .interfaceStyle)
+        #expect(record.original == sha256Hex(original) && record.current == record.original)
+        #expect(rekeyed.originals["A@2x.ktx"] == BackupSource(path: paths.folder + "/A@2x.ktx", hash: sha256Hex(original)))
+        #expect(rekeyed.leftovers == ["O@2x.ktx", "P@2x.ktx"])
+        #expect(rekeyed.lostOriginals.isEmpty && rekeyed.rebuiltFromBackup.isEmpty && rekeyed.unreadable.isEmpty)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: paths.container.path).sorted() == before, "a survey never writes")
+    }
+
+    /// A trusted state says `A` holds a replacement whose original is in the old key's backup.
+    static func replaced(backupHolds copy: Data?) throws -> (ApplierPaths, original: Data, replacement: Data) {
+        let original = Self.snapshot(40, 80, seed: 1), replacement = Self.snapshot(40, 80, seed: 9)
+        let paths = try Self.container(["A@2x.ktx": replacement])
+        let oldKey = ApplierState.Key(version: "5.1", build: "99", fingerprint: String(repeating: "1", count: 64))
+        let backup = ApplierPaths.backupFolder(for: oldKey, folder: paths.folder)
+        try FileManager.default.createDirectory(at: paths.url(backup), withIntermediateDirectories: true)
+        if let copy { try copy.write(to: paths.url(backup).appendingPathComponent("A@2x.ktx")) }
+        let state = ApplierState(
+            key: oldKey, bundleID: Self.bundleID, folder: paths.folder, backup: backup,
+            files: [
+                "A@2x.ktx": .init(
+                    width: 40, height: 80, appearance: .light, decidedBy: .interfaceStyle, original: sha256Hex(original), current: sha256Hex(replacement),
+                    pending: sha256Hex(replacement))
+            ], campaign: "sale")
+        try state.encoded().write(to: paths.stateURL)
+        return (paths, original, replacement)
+    }
+
+    @Test func aReplacementCarriesOverWithTheOriginalItsBackupHolds() throws {
+        let (paths, original, replacement) = try Self.replaced(backupHolds: Self.snapshot(40, 80, seed: 1))
+        let survey = try CacheSurvey(paths: paths)
+        #expect(survey.saved != nil && survey.stateProblem == nil)
+        let rekeyed = survey.rekey(key: Self.key, manifest: nil, classifier: Self.classifier, fromBackupsOnly: false)
+        let record = try #require(rekeyed.state.files["A@2x.ktx"])
+        #expect(record.original == sha256Hex(original) && record.current == sha256Hex(replacement))
+        #expect(record.pending == nil, "the pending mark of the old key is resolved: the file holds its target")
+        #expect(rekeyed.originals["A@2x.ktx"]?.hash == sha256Hex(original))
+        #expect(rekeyed.originals["A@2x.ktx"]?.path == survey.saved?.backup.appending("/A@2x.ktx"))
+        #expect(rekeyed.lostOriginals.isEmpty)
+    }
+
+    @Test func aReplacementWhoseBackupIsGoneOrDamagedIsALostOriginal() throws {
+        for copy in [nil, Self.snapshot(40, 80, seed: 7)] {
+            let (paths, _, _) = try Self.replaced(backupHolds: copy)
+            let rekeyed = try CacheSurvey(paths: paths).rekey(key: Self.key, manifest: nil, classifier: Self.classifier, fromBackupsOnly: false)
+            #expect(rekeyed.lostOriginals == ["A@2x.ktx"], "backup \(copy == nil ? "missing" : "damaged")")
+            #expect(rekeyed.originals["A@2x.ktx"] == nil, "a damaged copy is never taken for the original")
+        }
+    }
+
+    @Test func withNoTrustedStateABackupThatDiffersFromTheFileIsItsOriginal() throws {
+        let original = Self.snapshot(40, 80, seed: 1), replacement = Self.snapshot(40, 80, seed: 9)
+        let paths = try Self.container(["A@2x.ktx": replacement])
+        try Data("{".utf8).write(to: paths.stateURL)
+        let backup = ApplierPaths.backupFolder(for: Self.key, folder: paths.folder)
+        try FileManager.default.createDirectory(at: paths.url(backup), withIntermediateDirectories: true)
+        try original.write(to: paths.url(backup).appendingPathComponent("A@2x.ktx"))
+        let survey = try CacheSurvey(paths: paths)
+        #expect(survey.saved == nil && survey.stateProblem == "state.json does not decode")
+        let rekeyed = survey.rekey(key: Self.key, manifest: nil, classifier: Self.classifier, fromBackupsOnly: false)
+        #expect(rekeyed.rebuiltFromBackup == ["A@2x.ktx"])
+        #expect(rekeyed.state.files["A@2x.ktx"]?.original == sha256Hex(original))
+        #expect(rekeyed.state.files["A@2x.ktx"]?.current == sha256Hex(replacement))
+        #expect(rekeyed.originals["A@2x.ktx"] == BackupSource(path: backup + "/A@2x.ktx", hash: sha256Hex(original)))
+    }
+
+    @Test func aLinkOnTheWayIsRefused() throws {
+        let paths = try Self.container([:])
+        let support = paths.url(ApplierPaths.support)
+        try FileManager.default.removeItem(at: support)
+        try FileManager.default.createSymbolicLink(at: support, withDestinationURL: temporaryFolder("elsewhere"))
+        #expect(throws: ApplierError.symbolicLink(ApplierPaths.support)) { try CacheSurvey(paths: paths) }
+    }
+}
+
+/// A decoder the survey must never need (the app declares its style): any call is a failure.
+struct NoDecoder: SnapshotPixelDecoder {
+    func decode(_ data: Data) throws -> RGBAImage {
+        Issue.record("no pixel is decoded when the app declares its interface style")
+        return RGBAImage(width: 1, height: 1, fill: RGBAColor(r: 0, g: 0, b: 0))
+    }
+}
