@@ -33,15 +33,20 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private var continuation: CheckedContinuation<Result<Response, FetchError>, Never>?
     private var response: HTTPURLResponse?
     private var deadline: DispatchWorkItem?
+    private let progress: BundleFetcher.Progress?
 
-    private init(limit: Int, timeout: TimeInterval) {
+    private init(limit: Int, timeout: TimeInterval, progress: BundleFetcher.Progress?) {
         self.limit = limit
         self.timeout = timeout
+        self.progress = progress
     }
 
-    /// Fetches `url`, with `If-None-Match: etag` when one is given.
-    static func get(_ url: URL, limit: Int, etag: String?, timeout: TimeInterval) async -> Result<Response, FetchError> {
-        let getter = BoundedGET(limit: limit, timeout: timeout)
+    /// Fetches `url`, with `If-None-Match: etag` when one is given; `progress` hears of each part
+    /// of the body as it arrives (the body's bytes so far).
+    static func get(
+        _ url: URL, limit: Int, etag: String?, timeout: TimeInterval, progress: BundleFetcher.Progress? = nil
+    ) async -> Result<Response, FetchError> {
+        let getter = BoundedGET(limit: limit, timeout: timeout, progress: progress)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -116,13 +121,14 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let over = lock.withLock { () -> Bool in
-            guard failure == nil else { return false }  // answered already: dropped
-            guard body.count + data.count <= limit else { return true }
+        let (over, received) = lock.withLock { () -> (Bool, Int?) in
+            guard failure == nil else { return (false, nil) }  // answered already: dropped
+            guard body.count + data.count <= limit else { return (true, nil) }
             body.append(data)
-            return false
+            return (false, body.count)
         }
         if over { fail(.tooLarge(dataTask.originalRequest?.url?.absoluteString ?? "", limit), cancelling: dataTask) }
+        if let received, let progress, let url = dataTask.originalRequest?.url { progress(url, received) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -350,7 +350,7 @@ public struct BundleFetcher: Sendable {
             let allowed = min(timeout, secondsLeft)
             guard allowed > 0 else { throw .timedOut(url(path).absoluteString, deadline) }
             report.requests += 1
-            switch await BoundedGET.get(url(path), limit: limit, etag: etag, timeout: allowed) {
+            switch await BoundedGET.get(url(path), limit: limit, etag: etag, timeout: allowed, progress: progress) {
             case .success(let response) where (500...599).contains(response.status):
                 last = .httpStatus(url(path).absoluteString, response.status)
             case .success(let response):
@@ -386,6 +386,11 @@ public struct BundleFetcher: Sendable {
     private func syncFolder(_ url: URL) throws(FetchError) {
         do throws(ApplierError) { try files.syncFolder(url) } catch { throw .io(url.path, error.description) }
     }
+
+    /// Hears of each part of a response body as it arrives: the URL and the body's bytes so far
+    /// (tests cut a transfer off mid-body with it, when it is known to be under way).
+    typealias Progress = @Sendable (URL, Int) -> Void
+    var progress: Progress?
 
     /// Every change below ``folder``, reached from it one folder descriptor at a time (a
     /// fault-injecting one in tests); nil: the real one.

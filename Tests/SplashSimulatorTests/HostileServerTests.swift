@@ -86,15 +86,10 @@ import Testing
         let fetcher = Season15.fetcher(server, "endless/endless")
         let url = fetcher.base.appendingPathComponent(fetcher.slicePath).absoluteString
         await #expect(throws: FetchError.tooLarge(url, ReadLimits.manifestBytes)) { try await fetcher.fetch() }
-        let logged = { (try? String(contentsOf: server.prefix.appendingPathComponent("bytes.log"), encoding: .utf8)) ?? "" }
-        let deadline = Date().addingTimeInterval(20)
-        var sent: [Int] = []
-        while Date() < deadline {
-            sent = logged().split(separator: "\n").filter { $0.hasPrefix("/endless/endless/screens/") }.compactMap { Int($0.split(separator: " ").last ?? "") }
-            if sent.count == 2 { break }
-            try await Task.sleep(nanoseconds: 50_000_000)  // never a blocked thread of the cooperative pool
-        }
-        #expect(sent.count == 2, "both endless requests ended: \(logged())")
+        let fromEndless = { @Sendable (requests: [LoggedRequest]) in requests.filter { $0.uri.hasPrefix("/endless/endless/screens/") } }
+        let ended = await server.waitForRequests { fromEndless($0).count == 2 }
+        let sent = fromEndless(server.requests).map(\.bytes)
+        #expect(ended, "both endless requests ended: \(server.requests)")
         #expect(sent.allSatisfy { $0 < 1 << 30 }, "bytes nginx sent before the fetcher hung up: \(sent)")
     }
 

@@ -9,14 +9,21 @@ import Darwin
 
 /// Debian's nginx, started by a test on 127.0.0.1 with the configuration committed in
 /// `Fixtures/nginx/nginx.conf` (which includes `Examples/nginx/splashgen-tree.conf`), serving `root`.
-final class NginxServer {
+/// Nothing here waits for time: nginx writes its error log to a pipe (`start worker process` once it
+/// listens) and each request's log line to another as the request ends, and the test waits for
+/// those lines.
+final class NginxServer: @unchecked Sendable {  // its state is set once, in init
     let prefix: URL
     let root: URL
     let port: Int
     /// The master process, in the foreground (`daemon off`), so the test owns it and stops it.
     private let master: Process
+    /// `$request_uri $status $body_bytes_sent`, one line per request as it ends (nginx's stdout).
+    private let requestLog: PipeLog
     var base: URL { URL(string: "http://127.0.0.1:\(port)/")! }
     var accessLog: String { (try? String(contentsOf: prefix.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
+    /// The requests that have ended so far, as logged.
+    var requests: [LoggedRequest] { LoggedRequest.parse(requestLog.text) }
 
     init() throws {
         prefix = temporaryFolder("nginx")
@@ -33,20 +40,23 @@ final class NginxServer {
             try config.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
-            process.arguments = [
-                "-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path, "-e", prefix.appendingPathComponent("error.log").path,
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.arguments = ["-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path, "-e", "stderr"]
+            let requests = PipeLog(), errors = PipeLog()
+            process.standardOutput = requests.pipe
+            process.standardError = errors.pipe
+            process.terminationHandler = { _ in errors.close() }
             try process.run()
-            if Self.waitUntilListening(port, while: process) {
+            // The master logs one line per worker it starts, after it has bound the port; a failed
+            // bind ends it, and its error pipe with it.
+            if errors.wait(seconds: 30, until: { $0.contains("start worker process") }) {
                 self.port = port
                 master = process
+                requestLog = requests
                 return
             }
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
-            lastError = (try? String(contentsOf: prefix.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+            lastError = errors.text
         }
         throw NginxError.didNotStart(lastError)
     }
@@ -65,25 +75,6 @@ final class NginxServer {
     }
 
     var masterPID: pid_t? { master.isRunning ? master.processIdentifier : nil }
-
-    /// Whether something accepts connections on `port` within 5 seconds, while `process` runs.
-    static func waitUntilListening(_ port: Int, while process: Process) -> Bool {
-        for _ in 0..<250 where process.isRunning {
-            let fd = socket(AF_INET, streamSocket, 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let connected =
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                } == 0
-            close(fd)
-            if connected { return true }
-            usleep(20_000)
-        }
-        return false
-    }
 
     /// Kills the worker processes (the master starts new ones): every connection they hold drops.
     func killWorkers() {
@@ -105,14 +96,24 @@ final class NginxServer {
         #endif
     }
 
-    /// Waits (bounded) until the access log has a line containing `text`.
-    func waitForLog(_ text: String, seconds: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if accessLog.contains(text) { return true }
-            usleep(20_000)
+    /// Waits until a request whose log line (`$request_uri $status $body_bytes_sent`) contains
+    /// `text` has ended, or `seconds` pass (a bound for a broken test, not a timing).
+    func waitForLog(_ text: String, seconds: Double = 60) async -> Bool {
+        await waitForLines(seconds: seconds) { $0.contains(text) }
+    }
+
+    /// Waits until the requests that have ended satisfy `done`, or `seconds` pass.
+    func waitForRequests(seconds: Double = 60, until done: @escaping @Sendable ([LoggedRequest]) -> Bool) async -> Bool {
+        await waitForLines(seconds: seconds) { done(LoggedRequest.parse($0)) }
+    }
+
+    /// The wait blocks a thread of its own, never one of the cooperative pool the fetch under test
+    /// needs; `done` sees the log's text (and must not read the log itself: it is called under its lock).
+    private func waitForLines(seconds: Double, until done: @escaping @Sendable (String) -> Bool) async -> Bool {
+        let log = requestLog
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: log.wait(seconds: seconds, until: done)) }
         }
-        return false
     }
 
     static func freePort() -> Int {
@@ -142,5 +143,63 @@ enum NginxError: Error, CustomStringConvertible {
         switch self {
         case .didNotStart(let output): return "nginx did not start (is Debian's nginx installed? `make deps` installs it): \(output)"
         }
+    }
+}
+
+/// One request as nginx logged it when it ended.
+struct LoggedRequest: Equatable {
+    var uri: String
+    var status: Int
+    /// Body bytes nginx sent.
+    var bytes: Int
+
+    static func parse(_ text: String) -> [LoggedRequest] {
+        text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let status = Int(fields[1]), let bytes = Int(fields[2]) else { return nil }
+            return LoggedRequest(uri: String(fields[0]), status: status, bytes: bytes)
+        }
+    }
+}
+
+/// What a process writes to a pipe, gathered as it arrives; a wait wakes on each new part (or the
+/// pipe's end), never on a clock.
+final class PipeLog: @unchecked Sendable {
+    let pipe = Pipe()
+    private let condition = NSCondition()
+    private var gathered = ""
+    private var closed = false
+
+    init() {
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                close()
+            } else {
+                condition.withLock { gathered += String(decoding: data, as: UTF8.self) }
+                condition.broadcast()
+            }
+        }
+    }
+
+    var text: String { condition.withLock { gathered } }
+
+    /// No more will come (the pipe ended, or its writer did).
+    func close() {
+        condition.withLock { closed = true }
+        condition.broadcast()
+    }
+
+    /// Waits until `done` holds for what has arrived, the pipe ends, or `seconds` pass; whether it holds.
+    func wait(seconds: Double, until done: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !done(gathered) {
+            if closed || !condition.wait(until: deadline) { return done(gathered) }
+        }
+        return true
     }
 }
