@@ -1,3 +1,4 @@
+// Expectations: none here; test support: the example campaigns, built once by splashgen.
 import Foundation
 import SplashFormat
 import SplashTestSupport

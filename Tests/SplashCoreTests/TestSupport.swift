@@ -1,6 +1,8 @@
+// Expectations: none here; test support: fixture paths, scratch campaigns, PSNR, plain bundles.
 import Foundation
 import SplashFormat
 import SplashTestSupport
+import Testing
 
 @testable import SplashCore
 
@@ -26,8 +28,12 @@ func loadCampaign(_ url: URL) throws -> Campaign {
 }
 
 /// Peak signal-to-noise ratio of the colour channels, in dB (infinity when identical).
-func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
-    precondition(a.width == b.width && a.height == b.height)
+/// Images of different sizes are a failure recorded where it is called, and compare as -infinity.
+func psnr(_ a: RGBAImage, _ b: RGBAImage, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Double {
+    guard a.width == b.width && a.height == b.height else {
+        Issue.record("psnr of a \(a.width)x\(a.height) image against a \(b.width)x\(b.height) one", sourceLocation: sourceLocation)
+        return -.infinity
+    }
     var sum = 0.0
     var count = 0
     a.pixels.withUnsafeBufferPointer { p in

@@ -1,3 +1,7 @@
+// Expectations: hand-worked from the Khronos KTX 1.1 specification (docs/ios-launch-cache.md §3):
+// the identifier bytes, the 13 header words, 3×2 ASTC blocks × 16 = 96 bytes, a key/value entry of
+// 4 + 23 bytes padded to 28, and the truncation sizes that layout implies. Parsing back to an equal
+// KTXFile is a round trip: the code under test reads what it wrote.
 import Foundation
 import Testing
 

@@ -1,3 +1,6 @@
+// Expectations: hand-worked: 1794312000 s is 2026-11-10T12:00:00Z, Int.max bounds a version
+// component, UTC offsets in seconds, and docs/ios-launch-cache.md §3 (1179 and 1180 px are both 295
+// blocks). Decoding what was encoded is a round trip; schema 2 and error wording are the code's.
 import Foundation
 import Testing
 
@@ -21,8 +24,10 @@ import Testing
 
     @Test func encodingIsCanonicalAndRoundTrips() throws {
         let data = Self.sample.encoded()
-        #expect(data == Self.sample.encoded())
         let text = String(decoding: data, as: UTF8.self)
+        // Canonical: keys sorted, so two builds of one manifest hash alike whatever the encoder's order.
+        let top = ["\"app\"", "\"campaigns\"", "\"generator\"", "\"schema\""].map { text.range(of: $0)?.lowerBound }
+        #expect(top.allSatisfy { $0 != nil } && top == top.sorted { ($0 ?? text.endIndex) < ($1 ?? text.endIndex) }, "\(text.prefix(200))")
         #expect(text.contains("\"bundle_id\" : \"com.example.shop\""))
         #expect(text.contains("\"start\" : \"2026-11-10T12:00:00Z\""))
         #expect(try Manifest.decode(from: data) == Self.sample)

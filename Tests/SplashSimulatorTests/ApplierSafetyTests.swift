@@ -1,3 +1,7 @@
+// Expectations: first principles against the simulator's originals: each cached file is its
+// original or the bundle's object for its variant, a refused bundle leaves the snapshot tree byte
+// for byte, a no-op run decodes nothing (docs/ios-launch-cache.md §7). The refusal reasons are the
+// applier's named cases; the bundles are splashgen's build of campaigns/double11.yaml.
 import Foundation
 import SplashCore
 import SplashFormat
@@ -81,7 +85,8 @@ import Testing
             Issue.record("\(bad.name): applied")
         } catch let ApplierError.badBundle(problem) {
             #expect(bad.expected(problem), "\(bad.name): \(problem)")
-            #expect(!ApplierError.badBundle(problem).description.isEmpty)
+            // The error a person reads carries the problem's own sentence, not just its kind.
+            #expect(ApplierError.badBundle(problem).description == "bad bundle: \(problem)", "\(bad.name)")
         }
         #expect(try sim.snapshotTree() == before, "\(bad.name): the cache changed")
         let support = sim.container.appendingPathComponent("Library/Application Support/splashgen")

@@ -8,7 +8,7 @@ import Testing
 @testable import SplashSimulator
 
 /// The simulator's OS writes what a phone writes (docs/ios-launch-cache.md §3, §6, §9). Each expectation comes
-/// from the reference facts, Apple's LZFSE through pyliblzfse, or coverage arithmetic, never from
+/// from the iOS facts (docs/ios-launch-cache.md), Apple's LZFSE through pyliblzfse, or coverage arithmetic, never from
 /// splashgen's generator.
 @Suite struct DeviceModelTests {
     /// The first 256 bytes of an iPhone 15 launch snapshot, typed in from the table of docs/ios-launch-cache.md §3

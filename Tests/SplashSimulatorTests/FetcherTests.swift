@@ -1,3 +1,7 @@
+// Expectations: what Publisher wrote to the tree, read back as plain JSON (not through Manifest);
+// nginx's access log (304s, only .deflate objects); schedules and priorities in campaigns/*.yaml
+// for which campaign shows when; the simulator's originals byte for byte; RFC 1951 §3.2.4 for
+// stored blocks. The serial rules and FetchError cases are the fetcher's own spec.
 import Foundation
 import SplashCore
 import SplashFormat

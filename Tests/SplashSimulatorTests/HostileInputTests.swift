@@ -1,3 +1,7 @@
+// Expectations: first principles: nothing outside the container is touched, refused input leaves
+// the snapshot tree as it was, the simulator's originals come back byte for byte; a guess is never
+// a marker reading and a declared style decides (docs/ios-launch-cache.md §6). The refusal reasons
+// are the applier's own named cases.
 import Foundation
 import SplashCore
 import SplashFormat

@@ -1,3 +1,4 @@
+// Expectations: none here; test support: Debian's nginx on 127.0.0.1, and its access log.
 import Foundation
 import SplashTestSupport
 

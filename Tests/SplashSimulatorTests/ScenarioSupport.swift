@@ -1,3 +1,4 @@
+// Expectations: none here; test support: sandboxes, bundles, Apple's reference LZFSE (pyliblzfse).
 import Foundation
 import SplashApplier
 import SplashCore

@@ -1,3 +1,7 @@
+// Expectations: the OS behaviour in docs/ios-launch-cache.md as the simulator models it (§1 cache
+// shown first, §5 updates and purges regenerate, §6 black render, §9 iOS 12 folder move and
+// leftovers); the schedule of campaigns/double11.yaml; the originals, byte for byte; raw ASTC
+// originals rebuilt with Apple's reference LZFSE (pyliblzfse).
 import Foundation
 import SplashApplier
 import SplashCore

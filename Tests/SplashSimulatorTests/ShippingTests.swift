@@ -1,3 +1,6 @@
+// Expectations: the unpacked archive must apply exactly as its bundle folder does (the folder run
+// is the oracle: the code under test against itself); the pinned-key refusals are the applier's
+// named cases, and a refused bundle leaves the snapshot tree byte for byte.
 import Foundation
 import SplashApplier
 import SplashCore

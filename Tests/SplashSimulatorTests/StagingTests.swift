@@ -1,3 +1,7 @@
+// Expectations: first principles of crash safety (docs/ios-launch-cache.md §4: write beside, then
+// rename): the recorded order write, flush, rename; state before files; folder syncs. SampleTests
+// compares the sample of three containers of the same blocks, and its corner with the simulated
+// OS's own astcenc decode of those blocks (OSCodecs).
 import Foundation
 import SplashCore
 import SplashFormat
@@ -175,7 +179,8 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
 }
 
 /// The classifier's sample of a plain KTX file is read from the blocks where they lie in the file;
-/// it must be exactly the sample the same blocks give when they have to be inflated first.
+/// it must be exactly the sample the same blocks give when they have to be inflated first, and its
+/// corner the pixels the simulated OS's own astcenc call decodes from those blocks.
 @Suite struct SampleTests {
     @Test func aPlainKTXSampleEqualsTheSampleOfTheSameBlocksInflatedAndTheWholeImage() throws {
         let bundle = try Bundles.double11.get()
@@ -192,8 +197,9 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
                 #expect(other.width == sample.width && other.height == sample.height && other.luma == sample.luma)
                 #expect(other.corner == sample.corner)
             }
-            // The corner's pixels are the whole image's.
-            let whole = SnapshotSample(image: try decoder.decode(plain))
+            // The corner's pixels are the whole image's, decoded apart from splashgen's decoder: by the
+            // simulated OS's own call into astcenc (OSCodecs).
+            let whole = SnapshotSample(image: try OSCodecs.pixels(astc: blocks, width: width, height: height))
             #expect(sample.width == width && sample.height == height && sample.corner.width >= 5 && sample.corner.height >= 5)
             for dy in 1...5 {
                 for dx in 1...5 {

@@ -1,3 +1,7 @@
+// Expectations: docs/ios-launch-cache.md §8 (22 screens + 3 Display Zoom sizes = 25, ×2×2 = 100),
+// the §3 layout, hand arithmetic (295×639×16 = 3016080 bytes), the fixtures' schedules, Apple's
+// iPhone 15 size; the wording and exit codes are the CLI's spec. Publish serials are bounded by
+// Publisher.clockSerial() itself (the code under test).
 import Foundation
 import SplashCore
 import SplashFormat

@@ -1,3 +1,7 @@
+// Expectations: the layout typed in from the table of docs/ios-launch-cache.md §3 and KTX 1.1;
+// counts from §8's 22 screens plus DisplayZoomTests' ZoomTable; marker colours from double11.yaml;
+// grey values hand-worked (Rec. 709 on linear light). The rebuild, cache and dedup checks compare
+// splashgen with itself (determinism), not with an outside oracle.
 import Foundation
 import SplashFormat
 import SplashTestSupport

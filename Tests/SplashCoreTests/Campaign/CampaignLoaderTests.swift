@@ -1,3 +1,6 @@
+// Expectations: each message and its line:column typed in by hand from the YAML under
+// Fixtures/campaigns (the wording is the project's own spec for users); screen sizes and counts
+// from docs/ios-launch-cache.md §8 and the Apple specifications cited in devices.json.
 import Foundation
 import SplashFormat
 import SplashTestSupport

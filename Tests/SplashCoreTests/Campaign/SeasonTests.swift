@@ -1,3 +1,6 @@
+// Expectations: the season fixtures under Fixtures/seasons, read by hand: campaign names,
+// priorities 0/5/100, schedules, one iPhone 15 portrait light snapshot each, and the lines where
+// each problem sits; the message wording is the project's own.
 import Foundation
 import SplashFormat
 import SplashTestSupport

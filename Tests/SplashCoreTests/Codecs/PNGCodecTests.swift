@@ -1,3 +1,6 @@
+// Expectations: the 5×3 pattern Fixtures/png/make-fixtures.py writes with Python's zlib and struct
+// (red 40x+10, green 60y+20, blue 30xy, alpha 255-50x); libpng's own 8-bit reading of the gAMA 1.0
+// file; the encoder is checked by round trip only (decode(encode(image)) == image).
 import Foundation
 import SplashFormat
 import Testing

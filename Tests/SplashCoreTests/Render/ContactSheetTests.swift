@@ -1,3 +1,7 @@
+// Expectations: tile colours from the test campaign's YAML (#3366CC, #CC6633); the island from
+// Apple's iPhone 15 geometry (126×37.33 pt, 11 pt from the top) at 0.3 px a point; shared screens
+// from docs/ios-launch-cache.md §8. The tile scale and the corner grey are the code's own constants
+// (ContactSheet.scale, .background); label wording is the project's.
 import Foundation
 import SplashFormat
 import Testing

@@ -1,3 +1,6 @@
+// Expectations: first principles on a 200×100 red PNG over blue: fill covers the screen, fit scales
+// by the smaller ratio and centres, none is 100 pt wide at the device's scale; the 34/21 pt bottom
+// insets are the catalogue's (docs/ios-launch-cache.md §8).
 import Foundation
 import SplashFormat
 import SplashTestSupport
