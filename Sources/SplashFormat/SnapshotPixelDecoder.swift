@@ -43,9 +43,10 @@ public struct SnapshotSample: Sendable {
         self.luma = luma
     }
 
-    /// The sample of a whole decoded image: its last 8×8 pixels and the luma of a 64-step grid.
+    /// The sample of a whole decoded image: its last 8×8 pixels (``MarkerReading/cornerSide``) and
+    /// the luma of a 64-step grid.
     public init(image: RGBAImage) {
-        let side = 8
+        let side = MarkerReading.cornerSide
         let w = min(side, image.width), h = min(side, image.height)
         var corner: [UInt8] = []
         corner.reserveCapacity(w * h * 4)

@@ -117,3 +117,41 @@ struct PictureDecoder: SnapshotPixelDecoder {
         #expect(huge.problem(for: paths) != nil)
     }
 }
+
+/// The marker's size is defined once (``MarkerReading``): the build's default stamp and the
+/// suggestion its art check makes are what the applier's reading needs. Worked from the geometry: a
+/// 0.5 pt view covers ⌈0.5 × scale⌉ pixels, and the reading takes the pixel beside them for the
+/// colour under the view; a square stamp one pixel wider than that makes it the marker's own.
+@Suite struct MarkerSizeTests {
+    /// A 16×16 `background` picture with a square `stamp`-pixel marker of `colour` in the corner.
+    static func stamped(_ stamp: Int, colour: RGBAColor, on background: RGBAColor) -> RGBAImage {
+        var image = RGBAImage(width: 16, height: 16, fill: background)
+        for y in (16 - stamp)..<16 {
+            for x in (16 - stamp)..<16 {
+                let i = (y * 16 + x) * 4
+                (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]) = (colour.r, colour.g, colour.b)
+            }
+        }
+        return image
+    }
+
+    @Test func theSmallestStampReadsAtItsScaleAndOneNarrowerDoesNot() {
+        let white = RGBAColor(r: 255, g: 255, b: 255), black = RGBAColor(r: 0, g: 0, b: 0), red = RGBAColor(r: 200, g: 0, b: 0)
+        #expect((1...4).map(MarkerReading.span) == [1, 1, 2, 2])
+        #expect((1...4).map(MarkerReading.smallestStamp) == [2, 2, 3, 3])
+        #expect(MarkerReading.defaultStamp == 3, "readable on every phone: @3x at most")
+        // The scales of the catalogue (every device since iOS 12 is @2x or @3x; at @1x the view covers
+        // a quarter pixel, and a stamp of the marker's colour all round leaves nothing to tell by).
+        for scale in 2...3 {
+            let stamp = MarkerReading.smallestStamp(scale: scale)
+            for (marker, appearance) in [(white, Appearance.light), (black, .dark)] {
+                let picture = Self.stamped(stamp, colour: marker, on: red)
+                #expect(MarkerReading.appearance(of: picture, scale: scale, light: white, dark: black) == appearance, "@\(scale)x, \(stamp) px")
+            }
+        }
+        // At @3x a 2-pixel stamp leaves red beside it: the colour under the view is not the marker's,
+        // and the reading cannot decide.
+        let narrow = Self.stamped(MarkerReading.smallestStamp(scale: 3) - 1, colour: white, on: red)
+        #expect(MarkerReading.appearance(of: narrow, scale: 3, light: white, dark: black) == nil)
+    }
+}

@@ -17,7 +17,7 @@ public enum ArtChecker {
     static let namedScreens = 3
     /// Side of the bottom-right corner rendered for the marker check: more than the classifier reads
     /// at any scale (the 0.5 pt view's pixels and the one beside them).
-    static let cornerSide = 8
+    static let cornerSide = MarkerReading.cornerSide
 
     /// Every art problem of `campaign`: warnings, and errors for `keep` rectangles. `snapshots` is
     /// the campaign's plan; `images` holds the decoded art (by path) of at least
@@ -155,7 +155,7 @@ public enum ArtChecker {
                 of: corner, scale: snapshot.screen.scale,
                 light: campaign.marker.light, dark: campaign.marker.dark)
             guard reading != snapshot.appearance else { continue }
-            let besideMarker = max(0, corner.width - campaign.marker.size - 1)
+            let besideMarker = max(0, MarkerReading.underColumn(width: corner.width, scale: snapshot.screen.scale))
             unread[snapshot.appearance, default: []].append(
                 ("\(snapshot.screen.devices[0].name) \(snapshot.orientation.rawValue)", corner[besideMarker, corner.height - 1], snapshot.screen.scale))
         }
@@ -164,9 +164,7 @@ public enum ArtChecker {
             let colour = campaign.marker[appearance]
             let unders = Set(failures.map(\.under.hex)).sorted()
             let largest = failures.map(\.scale).max() ?? 1
-            // The classifier reads the last ⌈scale / 2⌉ pixels and takes the next one as the colour
-            // under the 0.5 pt view; a stamp one pixel wider makes that pixel the marker's own.
-            let size = Int((Double(largest) / 2).rounded(.up)) + 1
+            let size = MarkerReading.smallestStamp(scale: largest)
             return Diagnostic(
                 spec.backgroundSource,
                 "the applier would not read the \(appearance.rawValue) marker \(colour.hex) over \(unders.joined(separator: ", ")) on "

@@ -247,7 +247,7 @@ private struct Reading {
     }
 
     func marker(_ node: Node?) -> Campaign.Marker? {
-        var marker = Campaign.Marker(light: RGBAColor(r: 255, g: 255, b: 255), dark: RGBAColor(r: 0, g: 0, b: 0), size: 3)
+        var marker = Campaign.Marker(light: RGBAColor(r: 255, g: 255, b: 255), dark: RGBAColor(r: 0, g: 0, b: 0), size: MarkerReading.defaultStamp)
         guard let node else { return marker }
         guard let keys = reader.mapping(node, "marker", keys: ["light", "dark", "size"]) else { return nil }
         var ok = true
