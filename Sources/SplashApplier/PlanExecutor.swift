@@ -198,48 +198,32 @@ struct PlanExecutor {
         throws(ApplierError) -> BundleProblem?
     {
         let fs = self.fs
-        let outcome = StagingOutcome()
+        // What the two halves found: the object's problem, the write's failure.
+        let outcome = Locked<(problem: BundleProblem?, failure: ApplierError?)>((nil, nil))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
-                outcome.set(problem: SnapshotBundle.check(snapshot, data: data, width: width, height: height))
+                let problem = SnapshotBundle.check(snapshot, data: data, width: width, height: height)
+                outcome.withLock { $0.problem = problem }
             } else {
-                do throws(ApplierError) { try fs.write(data, to: url, flush: false) } catch { outcome.set(failure: error) }
+                do throws(ApplierError) { try fs.write(data, to: url, flush: false) } catch { outcome.withLock { $0.failure = error } }
             }
         }
-        let (problem, failure) = outcome.get()
+        let (problem, failure) = outcome.withLock { $0 }
         if let failure { throw failure }
         return problem
     }
 
-    /// Reads an object's file into `buffer` (at least the manifest's size): exactly the manifest's
-    /// size of a regular file, never through a link. Returns the byte count.
+    /// Reads an object's file into `buffer` (reused across objects): exactly the manifest's size of a
+    /// regular file, never through a link (``readBoundedFile(_:limit:within:into:)``). Returns the
+    /// byte count.
     private static func read(_ snapshot: Manifest.Snapshot, of bundle: SnapshotBundle, into buffer: inout Data) -> Result<Int, BundleProblem> {
         guard isObjectName(snapshot.object) else { return .failure(.notAnObjectName(snapshot.object)) }
-        // `objects/` and the file are opened from the bundle's folder, neither through a link.
         let url = bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
-        guard let (objects, name) = try? ContainedFolder(bundle.root).openParent(of: url) else { return .failure(.missingObject(snapshot.object)) }
-        defer { close(objects) }
-        let fd = ContainedFolder.retrying { openat(objects, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-        guard fd >= 0 else {
-            // Say what is there: nothing, or a link (refused by O_NOFOLLOW), or something else.
-            let kind = ContainedFolder.status(objects, name).map { FileKind.describe($0.st_mode) }
-            return .failure(kind.map { .notARegularFile("objects/" + snapshot.object, kind: $0) } ?? .missingObject(snapshot.object))
+        switch readBoundedFile(url, limit: snapshot.bytes, within: ContainedFolder(bundle.root), into: &buffer) {
+        case .success(let count) where count == snapshot.bytes: return .success(count)
+        case .success(let count): return .failure(.sizeMismatch(object: snapshot.object, expected: snapshot.bytes, found: count))
+        case .failure(let refusal): return .failure(.object(snapshot.object, expected: snapshot.bytes, refusal))
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            return .failure(.notARegularFile("objects/" + snapshot.object, kind: FileKind.describe(info.st_mode)))
-        }
-        let size = snapshot.bytes
-        guard Int(info.st_size) == size, buffer.count >= size else {
-            return .failure(.sizeMismatch(object: snapshot.object, expected: size, found: Int(info.st_size)))
-        }
-        // A file that shrank or grew since its size was read is refused, not read in part.
-        guard buffer.withUnsafeMutableBytes({ readExactly(fd, into: $0, count: size) }) else {
-            var now = stat()
-            return .failure(.sizeMismatch(object: snapshot.object, expected: size, found: fstat(fd, &now) == 0 ? Int(now.st_size) : -1))
-        }
-        return .success(size)
     }
 
     /// Whether the backup file exists and hashes to `original`.
@@ -260,8 +244,8 @@ private final class Flusher: @unchecked Sendable {
     private let fs: any ApplierFileSystem
     private let queue = DispatchQueue(label: "splashgen.applier.flush", attributes: .concurrent)
     private let group = DispatchGroup()
-    private let lock = NSLock()
-    private var failure: ApplierError?
+    /// The first flush that failed.
+    private let failure = Locked<ApplierError?>(nil)
 
     init(fs: any ApplierFileSystem) {
         self.fs = fs
@@ -271,7 +255,7 @@ private final class Flusher: @unchecked Sendable {
     func flush(_ url: URL) {
         queue.async(group: group) {
             do throws(ApplierError) { try self.fs.flush(url) } catch {
-                self.lock.withLock { if self.failure == nil { self.failure = error } }
+                self.failure.withLock { if $0 == nil { $0 = error } }
             }
         }
     }
@@ -279,22 +263,11 @@ private final class Flusher: @unchecked Sendable {
     /// Waits for every flush handed over; throws the first failure.
     func wait() throws(ApplierError) {
         drain()
-        if let failure = lock.withLock({ failure }) { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
     }
 
     /// Waits for every flush handed over, whatever became of them (before the run returns or throws).
     func drain() {
         group.wait()
     }
-}
-
-/// What the two halves of ``PlanExecutor/checkWhileWriting(_:_:width:height:to:)`` found.
-private final class StagingOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var problem: BundleProblem?
-    private var failure: ApplierError?
-
-    func set(problem: BundleProblem?) { lock.withLock { self.problem = problem } }
-    func set(failure: ApplierError) { lock.withLock { self.failure = failure } }
-    func get() -> (BundleProblem?, ApplierError?) { lock.withLock { (problem, failure) } }
 }

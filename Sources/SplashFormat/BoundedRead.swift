@@ -29,18 +29,26 @@ public enum FileRefusal: Error, Equatable, Sendable {
 
 /// ``readBounded(_:limit:within:)``, saying why when it reads nothing.
 public func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFolder? = nil) -> Result<Data, FileRefusal> {
-    guard let folder else { return readBounded(url.path, in: AT_FDCWD, limit: limit) }
+    var data = Data()
+    return readBoundedFile(url, limit: limit, within: folder, into: &data).map { _ in data }
+}
+
+/// ``readBoundedFile(_:limit:within:)`` into `buffer`, which grows when the file is larger (a
+/// buffer reused across files is filled in place): the file's byte count, its bytes first in
+/// `buffer`. The one bounded, link-safe read every other one goes through.
+public func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFolder? = nil, into buffer: inout Data) -> Result<Int, FileRefusal> {
+    guard let folder else { return readBounded(url.path, in: AT_FDCWD, limit: limit, into: &buffer) }
     let parent: Int32, name: String
     do { (parent, name) = try folder.openParent(of: url) } catch {
         if case .failed(_, ENOENT) = error { return .failure(.missing) }
         return .failure(.unreadable(error.description))
     }
     defer { close(parent) }
-    return readBounded(name, in: parent, limit: limit)
+    return readBounded(name, in: parent, limit: limit, into: &buffer)
 }
 
-/// ``readBoundedFile(_:limit:within:)`` of `name` in the folder `parent` (a path when it is `AT_FDCWD`).
-private func readBounded(_ name: String, in parent: Int32, limit: Int) -> Result<Data, FileRefusal> {
+/// ``readBoundedFile(_:limit:within:into:)`` of `name` in the folder `parent` (a path when it is `AT_FDCWD`).
+private func readBounded(_ name: String, in parent: Int32, limit: Int, into buffer: inout Data) -> Result<Int, FileRefusal> {
     guard let info = ContainedFolder.status(parent, name) else {
         return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(String(cString: strerror(errno))))
     }
@@ -53,12 +61,12 @@ private func readBounded(_ name: String, in parent: Int32, limit: Int) -> Result
     guard fstat(fd, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else {
         return .failure(.unreadable("it was replaced while it was opened"))
     }
-    // One buffer of the size the file had, filled by read(2): no second copy of the bytes. A file
-    // that grew past that size since the stat is refused rather than read in part.
+    // One buffer of at least the size the file had, filled by read(2): no second copy of the bytes.
+    // A file that grew past that size since the stat is refused rather than read in part.
     let size = Int(info.st_size)
-    var data = Data(count: size)
-    guard data.withUnsafeMutableBytes({ readExactly(fd, into: $0, count: size) }) else { return .failure(.unreadable("it changed size while it was read")) }
-    return .success(data)
+    if buffer.count < size { buffer = Data(count: size) }
+    guard buffer.withUnsafeMutableBytes({ readExactly(fd, into: $0, count: size) }) else { return .failure(.unreadable("it changed size while it was read")) }
+    return .success(size)
 }
 
 /// What a `stat` mode is, for a message: "a symbolic link", "a folder", "a character device"…
@@ -104,4 +112,6 @@ public enum ReadLimits {
     public static let snapshotBytes = 64 << 20
     /// The largest applier state file read.
     public static let stateBytes = 4 << 20
+    /// The largest signature file read (`manifest.sig`, a slice's `.sig`: one line of base64).
+    public static let signatureBytes = 4096
 }

@@ -20,7 +20,13 @@ public struct SnapshotBundle: Sendable {
         }
         manifestData = data
         if let trustedKey {
-            let signature = try? String(contentsOf: root.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
+            // No file: unsigned. One that is too large, a link or not a file: a signature that fails.
+            let signature: String?
+            switch readBoundedFile(root.appendingPathComponent(BundleSignature.fileName), limit: ReadLimits.signatureBytes, within: ContainedFolder(root)) {
+            case .success(let bytes): signature = String(decoding: bytes, as: UTF8.self)
+            case .failure(.missing): signature = nil
+            case .failure: signature = ""
+            }
             if let problem = BundleSignature.verify(data, signature: signature, publicKey: trustedKey) { throw problem }
         }
         do { manifest = try Manifest.decode(from: data) } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashTestSupport
 import Testing
 
 @testable import SplashApplier
@@ -26,5 +27,31 @@ import Testing
         #expect(try PinnedKey(rawRepresentation: fromText.rawRepresentation) == fromText)
         #expect(BundleTrust.pinned(fromText).key == fromText.rawRepresentation)
         #expect(BundleTrust.acceptingUnsignedBundles.key == nil)
+    }
+
+    /// A signature file is read like every other byte the app reads: bounded and link-safe. One of
+    /// 2 GiB (sparse: it costs no disk), or a link to a valid one, is a signature that fails, read
+    /// without a byte of it in memory; a missing one is an unsigned bundle.
+    @Test func aHugeOrLinkedSignatureFileIsRefusedUnread() throws {
+        let pair = BundleSignature.makeKeyPair()
+        let key = try BundleSignature.publicKey(pair.publicKey)
+        let root = temporaryFolder("signature")
+        let manifest = Manifest(generator: "test", app: .init(bundleID: "com.example.shop"), campaigns: []).encoded()
+        try manifest.write(to: root.appendingPathComponent("manifest.json"))
+        let signature = root.appendingPathComponent(BundleSignature.fileName)
+        #expect(throws: BundleProblem.unsigned) { try SnapshotBundle(root: root, trustedKey: key) }
+        let valid = try BundleSignature.sign(manifest, privateKey: pair.privateKey)
+        try Data(valid.utf8).write(to: signature)
+        #expect(throws: Never.self) { try SnapshotBundle(root: root, trustedKey: key) }
+        let elsewhere = temporaryFolder("elsewhere").appendingPathComponent("manifest.sig")
+        try FileManager.default.moveItem(at: signature, to: elsewhere)
+        try FileManager.default.createSymbolicLink(at: signature, withDestinationURL: elsewhere)
+        #expect(throws: BundleProblem.badSignature) { try SnapshotBundle(root: root, trustedKey: key) }
+        try FileManager.default.removeItem(at: signature)
+        #expect(FileManager.default.createFile(atPath: signature.path, contents: Data(valid.utf8)))
+        let handle = try FileHandle(forWritingTo: signature)
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+        #expect(throws: BundleProblem.badSignature) { try SnapshotBundle(root: root, trustedKey: key) }
     }
 }

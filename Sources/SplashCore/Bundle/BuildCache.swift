@@ -12,10 +12,13 @@ struct BuildCache: Sendable {
 
     /// The object rendered earlier for a recipe, if it is still there and its bytes still hash to its name.
     func lookup(_ recipeKey: String) -> (hash: String, url: URL, bytes: Int)? {
-        guard let text = try? String(contentsOf: keys.appendingPathComponent(recipeKey), encoding: .utf8) else { return nil }
-        let hash = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Bounded and below the cache's folder, like every other read: a damaged cache is a miss.
+        let folder = ContainedFolder(root)
+        guard let key = readBounded(keys.appendingPathComponent(recipeKey), limit: 128, within: folder) else { return nil }
+        let hash = String(decoding: key, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard isObjectName(hash) else { return nil }
         let url = objects.appendingPathComponent(hash)
-        guard let data = try? Data(contentsOf: url), sha256Hex(data) == hash else { return nil }
+        guard let data = readBounded(url, limit: ReadLimits.snapshotBytes, within: folder), sha256Hex(data) == hash else { return nil }
         return (hash, url, data.count)
     }
 

@@ -27,7 +27,8 @@ public struct BundleFiles: Sendable {
             let objects = url.appendingPathComponent("objects")
             isArchive = false
             self.manifest = manifest
-            signature = try? String(contentsOf: url.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
+            signature = readBounded(url.appendingPathComponent(BundleSignature.fileName), limit: ReadLimits.signatureBytes, within: ContainedFolder(url))
+                .map { String(decoding: $0, as: UTF8.self) }
             objectNames = (try? FileManager.default.contentsOfDirectory(atPath: objects.path)) ?? []
             let folder = ContainedFolder(url)
             load = { name in

@@ -134,7 +134,7 @@ public enum Publisher {
         guard size.count == 2, size.allSatisfy({ $0.allSatisfy(\.isASCII) }), let width = Int(size[0]), let height = Int(size[1]), width <= height,
             screenPath(width: width, height: height) == "screens/" + entry,
             let data = readBounded(folder.appendingPathComponent(entry), limit: ReadLimits.manifestBytes),
-            let signature = readBounded(folder.appendingPathComponent(entry + ".sig"), limit: 4096),
+            let signature = readBounded(folder.appendingPathComponent(entry + ".sig"), limit: ReadLimits.signatureBytes),
             BundleSignature.verify(data, signature: String(decoding: signature, as: UTF8.self), publicKey: key) == nil,
             let slice = try? Manifest.decode(from: data), slice.app.bundleID == app
         else { return nil }
