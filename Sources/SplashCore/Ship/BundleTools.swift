@@ -17,7 +17,8 @@ public enum BundleTools {
         let opened = try SnapshotBundle(root: bundle)
         var manifest = opened.manifest
         var manifestData = opened.manifestData
-        var signature = try? String(contentsOf: bundle.appendingPathComponent(BundleSignature.fileName), encoding: .utf8)
+        var signature = readBounded(bundle.appendingPathComponent(BundleSignature.fileName), limit: ReadLimits.signatureBytes, within: ContainedFolder(bundle))
+            .map { String(decoding: $0, as: UTF8.self) }
         if let slice {
             manifest = try slice.apply(to: manifest)
             manifestData = manifest.encoded()
