@@ -27,12 +27,15 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     private let limit: Int
     private let timeout: TimeInterval
-    private let lock = NSLock()
-    private var body = Data()
-    private var failure: FetchError?
-    private var continuation: CheckedContinuation<Result<Response, FetchError>, Never>?
-    private var response: HTTPURLResponse?
-    private var deadline: DispatchWorkItem?
+    /// What the delegate's callbacks, the deadline and the caller share.
+    private struct State {
+        var body = Data()
+        var failure: FetchError?
+        var continuation: CheckedContinuation<Result<Response, FetchError>, Never>?
+        var response: HTTPURLResponse?
+        var deadline: DispatchWorkItem?
+    }
+    private let state = Locked(State())
     private let progress: BundleFetcher.Progress?
 
     private init(limit: Int, timeout: TimeInterval, progress: BundleFetcher.Progress?) {
@@ -64,12 +67,12 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // trickles in never lets an idle timeout fire. It is cancelled when the request ends, and holds
         // nothing of the body meanwhile.
         return await withCheckedContinuation { continuation in
-            getter.lock.withLock { getter.continuation = continuation }
+            getter.state.withLock { $0.continuation = continuation }
             let task = session.dataTask(with: request)
             let deadline = DispatchWorkItem { [weak getter, weak task] in
                 getter?.fail(.timedOut(url.absoluteString, timeout), cancelling: task)
             }
-            getter.lock.withLock { getter.deadline = deadline }
+            getter.state.withLock { $0.deadline = deadline }
             task.resume()
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
         }
@@ -78,16 +81,15 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// Answers the caller with `error` (the first failure only), drops the body, and cancels the
     /// transfer off this queue.
     private func fail(_ error: FetchError, cancelling task: URLSessionTask?) {
-        lock.lock()
-        let waiting = failure == nil ? continuation : nil
-        if waiting != nil {
-            failure = error
-            continuation = nil
-            deadline?.cancel()
-            deadline = nil
-            body = Data()
+        let waiting = state.withLock { state -> CheckedContinuation<Result<Response, FetchError>, Never>? in
+            guard state.failure == nil, let waiting = state.continuation else { return nil }
+            state.failure = error
+            state.continuation = nil
+            state.deadline?.cancel()
+            state.deadline = nil
+            state.body = Data()
+            return waiting
         }
-        lock.unlock()
         guard let waiting else { return }
         waiting.resume(returning: .failure(error))
         if let task { DispatchQueue.global(qos: .utility).async { task.cancel() } }
@@ -98,7 +100,7 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let http = response as? HTTPURLResponse
-        lock.withLock { self.response = http }
+        state.withLock { $0.response = http }
         // Only 200 and 304 are read; any other answer's body is not wanted (a 5xx is retried).
         if let http, http.statusCode != 200, http.statusCode != 304 {
             fail(.httpStatus(response.url?.absoluteString ?? "", http.statusCode), cancelling: dataTask)
@@ -121,41 +123,42 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (over, received) = lock.withLock { () -> (Bool, Int?) in
-            guard failure == nil else { return (false, nil) }  // answered already: dropped
-            guard body.count + data.count <= limit else { return (true, nil) }
-            body.append(data)
-            return (false, body.count)
+        let limit = limit
+        let (over, received) = state.withLock { state -> (Bool, Int?) in
+            guard state.failure == nil else { return (false, nil) }  // answered already: dropped
+            guard state.body.count + data.count <= limit else { return (true, nil) }
+            state.body.append(data)
+            return (false, state.body.count)
         }
         if over { fail(.tooLarge(dataTask.originalRequest?.url?.absoluteString ?? "", limit), cancelling: dataTask) }
         if let received, let progress, let url = dataTask.originalRequest?.url { progress(url, received) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, result) = lock.withLock { () -> (CheckedContinuation<Result<Response, FetchError>, Never>?, Result<Response, FetchError>) in
+        let timeout = timeout
+        let (continuation, result) = state.withLock {
+            state -> (CheckedContinuation<Result<Response, FetchError>, Never>?, Result<Response, FetchError>) in
             defer {
-                self.continuation = nil
-                self.deadline?.cancel()
-                self.deadline = nil
-                self.body = Data()
+                state.continuation = nil
+                state.deadline?.cancel()
+                state.deadline = nil
+                state.body = Data()
             }
             let url = task.originalRequest?.url?.absoluteString ?? ""
-            if let failure { return (nil, .failure(failure)) }  // the caller was answered when it failed
+            if let failure = state.failure { return (nil, .failure(failure)) }  // the caller was answered when it failed
             if let error = error as NSError? {
                 // URLSession's own resource timeout may fire before ours: the same failure.
-                if error.domain == NSURLErrorDomain, error.code == NSURLErrorTimedOut { return (self.continuation, .failure(.timedOut(url, timeout))) }
-                return (self.continuation, .failure(.transport(url, error.localizedDescription)))
+                if error.domain == NSURLErrorDomain, error.code == NSURLErrorTimedOut { return (state.continuation, .failure(.timedOut(url, timeout))) }
+                return (state.continuation, .failure(.transport(url, error.localizedDescription)))
             }
-            guard let response else { return (self.continuation, .failure(.transport(url, "no HTTP response"))) }
+            guard let response = state.response else { return (state.continuation, .failure(.transport(url, "no HTTP response"))) }
+            let body = state.body
             if response.expectedContentLength >= 0, Int64(body.count) != response.expectedContentLength, response.statusCode == 200 {
-                return (self.continuation, .failure(.transport(url, "the body ended after \(body.count) of \(response.expectedContentLength) bytes")))
+                return (state.continuation, .failure(.transport(url, "the body ended after \(body.count) of \(response.expectedContentLength) bytes")))
             }
             return (
-                self.continuation,
-                .success(
-                    Response(
-                        status: response.statusCode, body: body,
-                        etag: response.value(forHTTPHeaderField: "ETag")))
+                state.continuation,
+                .success(Response(status: response.statusCode, body: body, etag: response.value(forHTTPHeaderField: "ETag")))
             )
         }
         continuation?.resume(returning: result)
