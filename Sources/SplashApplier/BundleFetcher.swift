@@ -240,7 +240,7 @@ public struct BundleFetcher: Sendable {
             if slice.status == 304, let current { return (current.data, current.etag, current.signature) }
             guard slice.status == 200 else { throw .httpStatus(url(slicePath).absoluteString, slice.status) }
             guard let trustedKey = trust.key else { return (slice.body, slice.etag, nil) }
-            let signature = try await get(slicePath + ".sig", limit: 4096, etag: nil, report: &report)
+            let signature = try await get(slicePath + ".sig", limit: ReadLimits.signatureBytes, etag: nil, report: &report)
             guard signature.status == 200 else { throw .httpStatus(url(slicePath + ".sig").absoluteString, signature.status) }
             let text = String(decoding: signature.body, as: UTF8.self)
             if let problem = BundleSignature.verify(slice.body, signature: text, publicKey: trustedKey) {

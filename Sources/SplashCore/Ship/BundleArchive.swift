@@ -93,7 +93,7 @@ public enum BundleArchive {
         let allowance = expected + 1024 * (objectEntries.count + 2) + 65_536
         guard archiveSize <= allowance else { throw .tooLarge(archive: archiveSize, declared: expected) }
         let signature = try signatureEntry.map { entry throws(ArchiveProblem) in
-            String(decoding: try extract(entry, from: archive, limit: 4096), as: UTF8.self)
+            String(decoding: try extract(entry, from: archive, limit: ReadLimits.signatureBytes), as: UTF8.self)
         }
         var objects: [String: Data] = [:]
         for (name, entry) in objectEntries {
