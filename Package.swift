@@ -1,6 +1,37 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// The imaging backend (PNG, resampling, text, ASTC) is chosen by the platform this manifest is read
+// on. On Apple platforms, Apple's frameworks (ImageIO, vImage, Core Text, AppleTextureEncoder): a
+// build needs only Xcode, and no system-library or C target exists there. Elsewhere, Debian's
+// libpng, stb and ARM's astcenc, through the C targets below. Both are the module `SplashImaging`,
+// one contract (Sources/SplashImaging/Shared) with two implementations.
+#if canImport(Darwin)
+let imagingBackend = "Apple", otherImagingBackend = "Linux"
+let imagingLibraries: [Target.Dependency] = []
+let formatLibraries: [Target.Dependency] = []
+let cTargets: [Target] = []
+#else
+let imagingBackend = "Linux", otherImagingBackend = "Apple"
+let imagingLibraries: [Target.Dependency] = ["CPNG", "CStb", "CAstcenc"]
+let formatLibraries: [Target.Dependency] = ["CSystemZlib"]
+let cTargets: [Target] = [
+    /** libpng, used only through its `png_image_*` simplified API. */
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    /** stb_image_resize and stb_truetype from Debian's libstb-dev. */
+    .systemLibrary(name: "CStb", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
+    /** A C face for ARM's astcenc C++ API (libastcenc-dev ships no pkg-config file). */
+    .target(
+        name: "CAstcenc",
+        // Debian ships astcenc as a shared library, whose symbols are extern "C" only with this.
+        cxxSettings: [.define("ASTCENC_DYNAMIC_LIBRARY")],
+        linkerSettings: [.linkedLibrary("astcenc")]
+    ),
+    /** zlib, for raw DEFLATE of published objects where Apple's Compression framework is absent. */
+    .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+]
+#endif
+
 let package = Package(
     name: "splashgen",
     platforms: [.macOS(.v13), .iOS(.v15)],
@@ -19,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "splashgen",
             dependencies: [
-                "SplashCore", "SplashApplier", "SplashSimulator",
+                "SplashCore", "SplashImaging", "SplashApplier", "SplashSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -27,7 +58,7 @@ let package = Package(
         .target(
             name: "SplashCore",
             dependencies: [
-                "SplashFormat", "CPNG", "CStb", "CAstcenc",
+                "SplashFormat", "SplashImaging",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -38,44 +69,38 @@ let package = Package(
             name: "SplashFormat",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
-                .target(name: "CSystemZlib", condition: .when(platforms: [.linux, .android])),
-            ]
+            ] + formatLibraries
+        ),
+        /** PNG in and out, resampling, text and ASTC 4×4: the generator's image work, per platform (above). */
+        .target(
+            name: "SplashImaging",
+            dependencies: ["SplashFormat"] + imagingLibraries,
+            path: "Sources/SplashImaging",
+            exclude: [otherImagingBackend],
+            sources: ["Shared", imagingBackend]
         ),
         /** Run time, in the app: survey the launch cache, plan what each file should hold, carry it out. */
         .target(name: "SplashApplier", dependencies: ["SplashFormat"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder. */
         .target(
-            name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "SplashFormat", "CStb", "CAstcenc", "CPNG"],
+            name: "SplashSimulator", dependencies: ["SplashCore", "SplashImaging", "SplashApplier", "SplashFormat"] + imagingLibraries,
             resources: [.copy("Resources/screens.json"), .copy("Resources/launch-screen")]),
-        /** zlib, for raw DEFLATE of published objects where Apple's Compression framework is absent. */
-        .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        /** libpng, used only through its `png_image_*` simplified API. */
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        /** stb_image_resize and stb_truetype from Debian's libstb-dev. */
-        .systemLibrary(name: "CStb", pkgConfig: "stb", providers: [.apt(["libstb-dev"])]),
-        /** A C face for ARM's astcenc C++ API (libastcenc-dev ships no pkg-config file). */
-        .target(
-            name: "CAstcenc",
-            // Debian ships astcenc as a shared library, whose symbols are extern "C" only with this.
-            cxxSettings: [.define("ASTCENC_DYNAMIC_LIBRARY")],
-            linkerSettings: [.linkedLibrary("astcenc")]
-        ),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
-        .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashApplier", "SplashSimulator"]),
+        .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashImaging", "SplashApplier", "SplashSimulator"]),
         /** What every test target shares (scratch folders). */
         .target(name: "SplashTestSupport", path: "Tests/SplashTestSupport"),
         .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat", "SplashTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier", "SplashTestSupport"]),
         .testTarget(
-            name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashApplier", "SplashTestSupport"], exclude: ["Fixtures"]),
+            name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashImaging", "SplashApplier", "SplashTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SplashCoreTests",
-            dependencies: ["SplashCore", "SplashFormat", "SplashTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["SplashCore", "SplashImaging", "SplashFormat", "SplashTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashFormat", "SplashSimulator", "SplashTestSupport"], exclude: ["Goldens"]),
-    ],
+            name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashImaging", "SplashFormat", "SplashSimulator", "SplashTestSupport"], exclude: ["Goldens"]),
+    ] + cTargets,
     swiftLanguageModes: [.v6]
 )
 
@@ -86,7 +111,7 @@ if Context.environment["SPLASHGEN_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
             name: "splashfuzz",
-            dependencies: ["SplashCore", "SplashApplier", "SplashFormat"],
+            dependencies: ["SplashCore", "SplashImaging", "SplashApplier", "SplashFormat"],
             path: "Fuzz/Sources/splashfuzz",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-use-ld=lld"])]

@@ -3,7 +3,13 @@
 # iOS SDK stubs (headers and .swiftinterface files, e.g. iPhoneOS16.5.sdk from github.com/theos/sdks):
 #
 #   SplashFormat    Sources/SplashFormat (every .swift, LZFSE/ included)
+#   SplashImaging   Sources/SplashImaging/Shared and /Apple: the generator's Apple backend (ImageIO,
+#                   vImage, Core Text, AppleTextureEncoder), imports SplashFormat; it type-checks
+#                   for iOS because it uses only API that macOS 13 and iOS 15 both have
 #   SplashApplier   Sources/SplashApplier, imports SplashFormat
+#   SimulatorOSCodecs  Sources/SplashSimulator/OSCodecs.swift and OSCodecs+Apple.swift, the simulated
+#                   OS's own codecs on Apple platforms (with scripts/ios-check/simulator's stand-in
+#                   for SimulatorError): macOS code, checked against the iOS SDK's same frameworks
 #   AppIntegration  Examples/AppIntegration/Sources/AppIntegration, the README's app code
 #
 # for arm64-apple-ios<MIN>, MIN being the `.iOS(...)` of Package.swift's `platforms:`.
@@ -14,7 +20,8 @@
 # as file:line:col: error: message, and a summary; it exits 1 when there are errors. Full compiler
 # output: .build-ios-check/arm64-apple-ios<MIN>/logs/<module>.log. --self-test proves the check
 # bites: it must reject scripts/ios-check/self-test/Planted.swift (a wrong argument label; iOS 16
-# API at iOS 15) and accept the same valid code (Clean.swift) at iOS 16. Also read from the
+# API at iOS 15), accept the same valid code (Clean.swift) at iOS 16, accept the generator's Apple
+# backend as it is and reject a copy of it with one planted type error. Also read from the
 # environment: SWIFTC (default: swiftc on PATH), IOS_CHECK_ROOT (check another checkout, e.g. a
 # `git archive` of an older commit; default: this one).
 #
@@ -88,8 +95,8 @@ prepare() {
     echo "$stamp" >"$OUT/stamp"
 }
 
-# check MIN WORK MODULE=PATH...: fact 1, for each module in order (PATH: a folder or one file, relative
-# to ROOT). Prints a line per module, its errors and a summary; returns 1 when there are errors.
+# check MIN WORK MODULE=PATH[,PATH]...: fact 1, for each module in order (PATH: a folder or one file,
+# relative to ROOT). Prints a line per module, its errors and a summary; returns 1 when there are errors.
 check() {
     local min=$1 work=$2 triple="arm64-apple-ios$1" total=0 names=() spec name path rc result count warnings
     shift 2
@@ -98,7 +105,9 @@ check() {
         name=${spec%%=*} path=${spec#*=}
         names+=("$name")
         local files=() log="$work/logs/$name.log"
-        mapfile -t files < <(cd "$ROOT" && find "$path" -name '*.swift' | LC_ALL=C sort)
+        local paths=()
+        IFS=, read -ra paths <<<"$path"
+        mapfile -t files < <(cd "$ROOT" && find "${paths[@]}" -name '*.swift' | LC_ALL=C sort)
         rc=0
         (cd "$ROOT" && "$SWIFTC" -emit-module -emit-module-path "$work/modules/$name.swiftmodule" \
             -wmo -parse-as-library -swift-version 6 -target "$triple" -sdk "$SDK" \
@@ -132,12 +141,14 @@ check() {
 self_test() {
     local dir=$OUT/self-test src=scripts/ios-check/self-test failures=0 out
     mkdir -p "$dir"
-    # expect NAME FILE MIN STATUS [PATTERN...]: run the check, compare its status, and grep its output
-    # for each PATTERN, an extended regex (a leading ! means it must not match).
+    # expect NAME MODULES MIN STATUS [PATTERN...]: run the check on MODULES (MODULE=PATH specs joined
+    # by +), compare its status, and grep its output for each PATTERN, an extended regex (a leading !
+    # means it must not match).
     expect() {
-        local name=$1 file=$2 min=$3 want=$4 got=0 pattern ok=1
+        local name=$1 modules=$2 min=$3 want=$4 got=0 pattern ok=1 specs=()
         shift 4
-        out=$(ROOT=$REPO check "$min" "$dir/$name" SelfTestBase="$src/Base.swift" SelfTest="$src/$file") || got=1
+        IFS=+ read -ra specs <<<"$modules"
+        out=$(ROOT=$REPO check "$min" "$dir/$name" "${specs[@]}") || got=1
         [ "$got" = "$want" ] || ok=0
         for pattern in "$@"; do
             if [ "${pattern:0:1}" = "!" ]; then grep -qE -- "${pattern:1}" <<<"$out" && ok=0
@@ -151,13 +162,24 @@ self_test() {
             failures=$((failures + 1))
         fi
     }
+    local base="SelfTestBase=$src/Base.swift"
     local label="Planted\.swift:[0-9]+:[0-9]+: error: incorrect argument label in call \(have 'from:', expected 'in:'\)"
     local clock="[A-Za-z]+\.swift:[0-9]+:[0-9]+: error: 'ContinuousClock' is only available in iOS 16\.0 or newer"
     local sleep="[A-Za-z]+\.swift:[0-9]+:[0-9]+: error: 'sleep\(for:\)' is only available in iOS 16\.0 or newer"
-    expect planted-at-ios15 Planted.swift 15.0 1 "$label" "$clock" "$sleep" "SelfTestBase: ok"
-    expect planted-at-ios16 Planted.swift 16.0 1 "$label" "!only available in iOS" "SelfTestBase: ok" "^ios-check: 1 error in SelfTestBase, SelfTest at arm64-apple-ios16\.0$"
-    expect clean-at-ios15 Clean.swift 15.0 1 "$clock" "$sleep" "!incorrect argument label" "SelfTestBase: ok"
-    expect clean-at-ios16 Clean.swift 16.0 0 "SelfTestBase: ok" "SelfTest: ok" "^ios-check: 0 errors in SelfTestBase, SelfTest at arm64-apple-ios16\.0$"
+    expect planted-at-ios15 "$base+SelfTest=$src/Planted.swift" 15.0 1 "$label" "$clock" "$sleep" "SelfTestBase: ok"
+    expect planted-at-ios16 "$base+SelfTest=$src/Planted.swift" 16.0 1 "$label" "!only available in iOS" "SelfTestBase: ok" "^ios-check: 1 error in SelfTestBase, SelfTest at arm64-apple-ios16\.0$"
+    expect clean-at-ios15 "$base+SelfTest=$src/Clean.swift" 15.0 1 "$clock" "$sleep" "!incorrect argument label" "SelfTestBase: ok"
+    expect clean-at-ios16 "$base+SelfTest=$src/Clean.swift" 16.0 0 "SelfTestBase: ok" "SelfTest: ok" "^ios-check: 0 errors in SelfTestBase, SelfTest at arm64-apple-ios16\.0$"
+    # The generator's Apple backend, as it is and with one planted mistake: an AppleTextureEncoder
+    # constant's raw value passed where libate's enum type is wanted (Swift imports its OS_ENUMs as
+    # types of their own), which only a check against the SDK can see.
+    local imaging=$dir/imaging-planted
+    rm -rf "$imaging" && mkdir -p "$imaging" && cp -R "$REPO/Sources/SplashImaging/Shared" "$REPO/Sources/SplashImaging/Apple" "$imaging/"
+    sed 's/at_block_format_astc_4x4_ldr,/at_block_format_astc_4x4_ldr.rawValue,/' "$REPO/Sources/SplashImaging/Apple/ASTCCodec.swift" >"$imaging/Apple/ASTCCodec.swift"
+    local format="SplashFormat=Sources/SplashFormat"
+    local wrongType="ASTCCodec\.swift:[0-9]+:[0-9]+: error: cannot convert value of type 'UInt' to expected argument type 'at_block_format_t'"
+    expect imaging-as-it-is "$format+SplashImaging=Sources/SplashImaging/Shared,Sources/SplashImaging/Apple" 15.0 0 "SplashImaging: ok" "^ios-check: 0 errors in SplashFormat, SplashImaging at arm64-apple-ios15\.0$"
+    expect imaging-planted "$format+SplashImaging=$imaging/Shared,$imaging/Apple" 15.0 1 "$wrongType" "SplashFormat: ok" "^ios-check: 1 error in SplashFormat, SplashImaging at arm64-apple-ios15\.0$"
     out=$(IOS_SDK='' "$BASH" "${BASH_SOURCE[0]}") && [ "$out" = "ios-check: skipped: no iOS SDK (set IOS_SDK=path/to/iPhoneOS16.5.sdk)" ] \
         && echo "ios-check self-test: no-sdk: ok (skipped, exit 0)" \
         || { echo "ios-check self-test: no-sdk: WRONG: $out"; failures=$((failures + 1)); }
@@ -191,7 +213,9 @@ case "${1:-}" in
     MIN=$(python3 "$SUPPORT" ios-min "$ROOT/Package.swift")
     check "$MIN" "$OUT/arm64-apple-ios$MIN" \
         SplashFormat=Sources/SplashFormat \
+        SplashImaging=Sources/SplashImaging/Shared,Sources/SplashImaging/Apple \
         SplashApplier=Sources/SplashApplier \
+        SimulatorOSCodecs=Sources/SplashSimulator/OSCodecs.swift,Sources/SplashSimulator/OSCodecs+Apple.swift,scripts/ios-check/simulator \
         AppIntegration=Examples/AppIntegration/Sources/AppIntegration
     ;;
 --self-test) prepare && self_test ;;

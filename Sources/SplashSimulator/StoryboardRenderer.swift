@@ -1,4 +1,3 @@
-import CStb
 import Foundation
 import SplashApplier
 import SplashCore
@@ -91,19 +90,7 @@ struct StoryboardRenderer {
         let w = max(1, Int((rect.x + rect.width).rounded()) - x0), h = max(1, Int((rect.y + rect.height).rounded()) - y0)
         let left = max(0, x0), top = max(0, y0), right = min(canvas.width, x0 + w), bottom = min(canvas.height, y0 + h)
         guard right > left, bottom > top else { return }
-        // stb's plain 8-bit resize filters the encoded values: what CGContext's interpolation does.
-        var scaled = [UInt8](repeating: 0, count: (right - left) * (bottom - top) * 4)
-        let s0 = Float(left - x0) / Float(w), s1 = Float(right - x0) / Float(w)
-        let t0 = Float(top - y0) / Float(h), t1 = Float(bottom - y0) / Float(h)
-        image.pixels.withUnsafeBufferPointer { input in
-            scaled.withUnsafeMutableBufferPointer { output in
-                _ = stbir_resize_region(
-                    input.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 4),
-                    output.baseAddress, Int32(right - left), Int32(bottom - top), Int32((right - left) * 4),
-                    STBIR_TYPE_UINT8, 4, STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP, STBIR_EDGE_CLAMP,
-                    STBIR_FILTER_TRIANGLE, STBIR_FILTER_TRIANGLE, STBIR_COLORSPACE_LINEAR, nil, s0, t0, s1, t1)
-            }
-        }
+        let scaled = OSCodecs.scaled(image, width: w, height: h, visible: (left - x0, top - y0, right - left, bottom - top)).pixels
         let rowWidth = right - left, canvasWidth = canvas.width
         canvas.pixels.withUnsafeMutableBufferPointer { dst in
             scaled.withUnsafeBufferPointer { src in

@@ -1,6 +1,7 @@
 import Foundation
 import SplashCore
 import SplashFormat
+import SplashImaging
 
 /// `make bench`, the floor of a cold KTX build: the build's unique images, drawn beforehand and
 /// saved as PNG (not timed), each through the `astcenc -cl` command line at the campaign's preset,

@@ -2,6 +2,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashImaging
 import SplashSimulator
 
 #if canImport(Glibc)

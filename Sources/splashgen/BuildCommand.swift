@@ -3,6 +3,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashImaging
 
 /// `splashgen build`: campaign or season files → bundles under Output/.
 struct BuildCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SplashCore
+import SplashImaging
 
 /// `splashgen decode`: a snapshot file to a PNG anyone can open.
 struct DecodeCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SplashCore
+import SplashImaging
 
 /// `splashgen validate`: every check of a build, without rendering or writing.
 struct ValidateCommand: ParsableCommand {

@@ -351,7 +351,7 @@ final class Flag: @unchecked Sendable {
             let fresh = temporaryFolder("ci-run").appendingPathComponent("cdn")
             let environment = ["SOURCE_DATE_EPOCH": String(commitTime)]
             let report = try Publisher.publish(
-                bundle: try bundle.get(), to: fresh, privateKey: Season15.key.privateKey, clock: Publisher.clockSerial(environment: environment))
+                bundle: try bundle.get(), to: fresh, privateKey: Season15.key.privateKey, clock: try Publisher.clockSerial(environment: environment))
             try? FileManager.default.removeItem(at: live)
             try FileManager.default.copyItem(at: fresh, to: live)
             return report.serial

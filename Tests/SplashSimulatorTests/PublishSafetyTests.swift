@@ -19,14 +19,22 @@ import Testing
         return found
     }
 
-    /// The clock's serial: SOURCE_DATE_EPOCH when it is a positive number of seconds, otherwise now.
-    @Test func theClocksSerialIsTheCommitTimeOrNow() {
+    /// The clock's serial: SOURCE_DATE_EPOCH when it is set, now when it is not. Set but empty, as
+    /// a CI job whose git refused its workspace leaves it, or not a positive whole number, is
+    /// refused (issue 24): never the clock's serial in silence.
+    @Test func theClocksSerialIsTheCommitTimeOrNowAndNeverAFallback() throws {
         let now = Date(timeIntervalSince1970: 1_795_000_000.7)
-        #expect(Publisher.clockSerial(environment: ["SOURCE_DATE_EPOCH": "1800000000"], now: now) == 1_800_000_000)
+        #expect(try Publisher.clockSerial(environment: ["SOURCE_DATE_EPOCH": "1800000000"], now: now) == 1_800_000_000)
         for bad in ["", "0", "-5", "soon", "1e9"] {
-            #expect(Publisher.clockSerial(environment: ["SOURCE_DATE_EPOCH": bad], now: now) == 1_795_000_000, "\(bad)")
+            #expect(throws: PublishError.badSourceDateEpoch(bad), "\(bad)") {
+                try Publisher.clockSerial(environment: ["SOURCE_DATE_EPOCH": bad], now: now)
+            }
         }
-        #expect(Publisher.clockSerial(environment: [:], now: now) == 1_795_000_000)
+        #expect(try Publisher.clockSerial(environment: [:], now: now) == 1_795_000_000)
+        #expect(
+            PublishError.badSourceDateEpoch("").description
+                == "SOURCE_DATE_EPOCH is set but empty; the serial must be the commit's time (git log -1 --format=%ct), or unset SOURCE_DATE_EPOCH to publish at the clock's time"
+        )
     }
 
     /// A fresh folder gets the clock's serial, a tree that holds a greater one the next after it.

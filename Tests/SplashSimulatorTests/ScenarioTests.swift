@@ -6,6 +6,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashImaging
 import Testing
 
 @testable import SplashSimulator

@@ -5,6 +5,7 @@
 import Foundation
 import SplashCore
 import SplashFormat
+import SplashImaging
 import SplashSimulator
 import SplashTestSupport
 import Testing
@@ -69,17 +70,28 @@ import Testing
         func serial(_ run: Run) -> Int? {
             run.stdout.split(separator: ",").first.flatMap { Int($0.replacingOccurrences(of: "\(tree): serial ", with: "")) }
         }
-        let clock = Publisher.clockSerial()
+        let clock = try Publisher.clockSerial()
         let first = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key)
         #expect(first.status == 0 && first.stdout.contains(", 1 screen slices, 2 objects ("), "\(first.stdout)\(first.stderr)")
         let held = try #require(serial(first))
-        #expect((clock...Publisher.clockSerial()).contains(held))
+        #expect((clock...(try Publisher.clockSerial())).contains(held))
         let replay = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key, "--serial", "1")
         #expect(replay.status == 1 && replay.stderr.contains("serial 1 is not greater than the \(held) the tree already holds"))
-        let before = Publisher.clockSerial()
+        let before = try Publisher.clockSerial()
         let second = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key)
         let next = try #require(serial(second), "\(second.stdout)")
-        #expect((max(held + 1, before)...max(held + 1, Publisher.clockSerial())).contains(next))
+        #expect((max(held + 1, before)...max(held + 1, try Publisher.clockSerial())).contains(next))
+        // SOURCE_DATE_EPOCH set but empty (CI whose git gave no commit time): refused, the tree untouched (issue 24).
+        let unset = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["SOURCE_DATE_EPOCH=", Self.binary.path, "publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key])
+        #expect(
+            unset.status == 1
+                && unset.stderr
+                    == "error: \(output.path)/shop: SOURCE_DATE_EPOCH is set but empty; the serial must be the commit's time (git log -1 --format=%ct), or unset SOURCE_DATE_EPOCH to publish at the clock's time\n",
+            "\(unset.stderr)")
+        let kept = try Manifest.decode(from: Data(contentsOf: URL(fileURLWithPath: tree).appendingPathComponent("manifest.json")))
+        #expect(kept.serial == next)
     }
 
     @Test func devicesJSONSuggestionsAndFileErrorsReadAsAPersonWouldWant() throws {

@@ -4,6 +4,7 @@
 import Foundation
 import SplashCore
 import SplashFormat
+import SplashImaging
 
 @testable import SplashApplier
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SplashFormat
+import SplashImaging
 
 /// The build: campaign → artwork → plan → render → encode → hash → bundle under `Output/<name>/`.
 /// Prints nothing; reports progress through a callback and returns a ``BuildReport``.

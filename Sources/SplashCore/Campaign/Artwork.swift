@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 
 /// The PNG files a campaign uses, read once: their bytes' SHA-256 (which keys the build cache),
 /// their pixel size from the header, and, when a snapshot must actually be drawn, their pixels.

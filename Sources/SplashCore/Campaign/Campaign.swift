@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 
 /// A campaign as its YAML file describes it, after validation. Pure data.
 public struct Campaign: Equatable, Sendable {

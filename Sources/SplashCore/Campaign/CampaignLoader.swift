@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 import Yams
 
 /// Reads a campaign YAML file into a validated ``Campaign``. Decoding and validation report every

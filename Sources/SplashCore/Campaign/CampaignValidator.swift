@@ -1,4 +1,5 @@
 import Foundation
+import SplashImaging
 
 /// The checks of a build that need no rendering: art readable and decodable, layout possible, and
 /// the art checks (``ArtChecker``).

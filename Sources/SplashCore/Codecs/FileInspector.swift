@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 
 /// Describes a snapshot file's container without decoding pixels: for `splashgen inspect`.
 public enum FileInspector {

@@ -3,6 +3,7 @@ import SplashFormat
 
 #if canImport(Glibc)
 import Glibc
+import SplashImaging
 #endif
 
 /// Reads the pixels of a snapshot file whatever it holds: KTX 1.1 or ATX with ASTC 4×4, plain or

@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 
 /// Turns rendered pixels into the bytes of a snapshot object: ATX laid out as a launch snapshot
 /// (what the OS writes now), KTX 1.1 (what older releases wrote), both around ASTC 4×4 blocks, or

@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 
 /// One picture of a whole bundle for a designer: every screen × orientation × appearance, decoded
 /// from the real objects (ASTC artefacts included), drawn at one common scale so tiles are

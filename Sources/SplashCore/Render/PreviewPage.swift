@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 
 /// The sign-off page: an `.html` file and one folder of images beside it (no script, no network):
 /// the contact sheet and every snapshot alone at one image pixel per point with its overlays, under

@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 
 /// Draws a ``RenderRecipe``: background, resampled art (cropped to the canvas), grey, marker.
 public enum SnapshotRenderer {
@@ -88,26 +89,5 @@ public enum SnapshotRenderer {
                 image.pixels[i] = color.r; image.pixels[i + 1] = color.g; image.pixels[i + 2] = color.b; image.pixels[i + 3] = 255
             }
         }
-    }
-}
-
-/// The sRGB transfer function, tabulated.
-enum ColorTables {
-    /// sRGB byte → linear light in 0…1.
-    static let srgbToLinear: [Float] = (0..<256).map { value in
-        let c = Float(value) / 255
-        return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
-    }
-
-    /// Linear light in 1/65535 steps → sRGB byte.
-    static let linear16ToSRGB: [UInt8] = (0..<65536).map { value in
-        let l = Float(value) / 65535
-        let c = l <= 0.0031308 ? l * 12.92 : 1.055 * powf(l, 1 / 2.4) - 0.055
-        return UInt8((c * 255).rounded())
-    }
-
-    /// Linear light in 1/65535 steps → 8-bit with libpng's gamma 1/2.2 (`PNG_GAMMA_sRGB_INVERSE`).
-    static let linear16ToGamma22: [UInt8] = (0..<65536).map { value in
-        UInt8((powf(Float(value) / 65535, 0.45455) * 255).rounded())
     }
 }

@@ -21,7 +21,7 @@ public enum Publisher {
 
     /// Publishes `bundle` (a folder or archive, every object verified) into the tree at `output`,
     /// signed with a private key file's text, with serial `serial`, or by default the larger of one
-    /// more than the tree holds and `clock`.
+    /// more than the tree holds and `clock` (by default ``clockSerial(environment:now:)``).
     ///
     /// The serial must grow across every publication phones have seen. `clock` makes it grow with
     /// no state kept anywhere: it is the publication's time in seconds since 1970, or the commit's
@@ -30,8 +30,9 @@ public enum Publisher {
     /// hand into an empty folder. Publishing into a copy of the live tree still takes one more than
     /// it holds when that is greater.
     public static func publish(
-        bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil, clock: Int = clockSerial()
+        bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil, clock: Int? = nil
     ) throws -> PublishReport {
+        let clock = try clock ?? clockSerial()
         let files = try BundleFiles(bundle)
         var manifest = try Manifest.decode(from: files.manifest)
         try refuseBundleFolders(at: output)
@@ -159,9 +160,16 @@ public enum Publisher {
 
     /// The serial a publication takes from the clock: `SOURCE_DATE_EPOCH` when it is set (the
     /// reproducible-builds convention; `make bundles` sets it to the commit's time), otherwise now,
-    /// in whole seconds since 1970.
-    public static func clockSerial(environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()) -> Int {
-        if let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int(text), seconds > 0 { return seconds }
+    /// in whole seconds since 1970. A `SOURCE_DATE_EPOCH` that is set but empty, or not a whole
+    /// number of seconds above 0, is refused: CI meant the commit's time and did not get it, and
+    /// the clock's serial would let an old commit's re-run publish an old season that phones take.
+    public static func clockSerial(
+        environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()
+    ) throws(PublishError) -> Int {
+        if let text = environment["SOURCE_DATE_EPOCH"] {
+            guard let seconds = Int(text), seconds > 0 else { throw .badSourceDateEpoch(text) }
+            return seconds
+        }
         return max(1, Int(now.timeIntervalSince1970))
     }
 
@@ -230,6 +238,8 @@ public enum PublishError: Error, Equatable, CustomStringConvertible {
     case notWritable(String, String)
     /// The tree is a bundle folder, or inside one.
     case insideBundle(tree: String, bundle: String)
+    /// `SOURCE_DATE_EPOCH` is set, but empty or not a positive whole number of seconds.
+    case badSourceDateEpoch(String)
 
     public var description: String {
         switch self {
@@ -242,6 +252,9 @@ public enum PublishError: Error, Equatable, CustomStringConvertible {
             return tree == bundle
                 ? "\(tree) is a bundle folder (its manifest has no serial); publish into a folder of its own"
                 : "\(tree) is inside the bundle folder \(bundle); publish into a folder of its own"
+        case .badSourceDateEpoch(let text):
+            return (text.isEmpty ? "SOURCE_DATE_EPOCH is set but empty" : "SOURCE_DATE_EPOCH is \"\(text)\", not a whole number of seconds since 1970")
+                + "; the serial must be the commit's time (git log -1 --format=%ct), or unset SOURCE_DATE_EPOCH to publish at the clock's time"
         }
     }
 }

@@ -4,6 +4,7 @@
 // splashgen with itself (determinism), not with an outside oracle.
 import Foundation
 import SplashFormat
+import SplashImaging
 import SplashTestSupport
 import Testing
 

@@ -3,6 +3,7 @@
 // from docs/ios-launch-cache.md §8 and the Apple specifications cited in devices.json.
 import Foundation
 import SplashFormat
+import SplashImaging
 import SplashTestSupport
 import Testing
 
@@ -89,6 +90,9 @@ import Testing
         }
     }
 
+    /// What each imaging backend's decoder says of a truncated PNG.
+    static let truncatedPNG = ImagingBackend.name == "linux" ? "libpng: read beyond end of data" : "ImageIO: the image data is incomplete or damaged"
+
     /// Image problems surface when the art is read (validate and build), at the layer naming the file.
     static let imageFailures: [(file: String, message: String)] = [
         (
@@ -97,7 +101,7 @@ import Testing
         ),
         (
             "truncated-png.yaml",
-            "truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG (libpng: read beyond end of data)"
+            "truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG (\(truncatedPNG))"
         ),
         (
             "too-large.yaml",

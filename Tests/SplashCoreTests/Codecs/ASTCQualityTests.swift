@@ -3,6 +3,7 @@
 // test, so this measures ASTC loss only, not whether the drawing is right.
 import Foundation
 import SplashFormat
+import SplashImaging
 import Testing
 
 @testable import SplashCore

@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 import Testing
 
 @testable import SplashCore

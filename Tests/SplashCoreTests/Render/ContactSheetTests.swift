@@ -4,6 +4,7 @@
 // (ContactSheet.scale, .background); label wording is the project's.
 import Foundation
 import SplashFormat
+import SplashImaging
 import Testing
 
 @testable import SplashCore

@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashImaging
 import SplashTestSupport
 import Testing
 
@@ -13,11 +14,14 @@ import Testing
 
     /// Chromium's headless screenshot of `page`, decoded.
     func screenshot(_ page: URL, width: Int = 1200, height: Int = 2000) throws -> RGBAImage {
-        // $CHROMIUM first (the macOS job points it at the runner's Chrome), then Debian's.
-        let candidates = [ProcessInfo.processInfo.environment["CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].compactMap { $0 }
+        // $CHROMIUM first, then Debian's, then a Mac's Chrome or Chromium.
+        let candidates = [
+            ProcessInfo.processInfo.environment["CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser",
+            "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", "/Applications/Chromium.app/Contents/MacOS/Chromium",
+        ].compactMap { $0 }
         let chromium = try #require(
             candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
-            "Chromium is not installed: `make deps` installs Debian's chromium package")
+            "Chromium is not installed: `make deps` installs Debian's chromium package (on a Mac: Chrome in /Applications, or CHROMIUM=path)")
         let work = temporaryFolder("chromium")
         defer { try? FileManager.default.removeItem(at: work) }
         let shot = work.appendingPathComponent("shot.png")

@@ -3,6 +3,7 @@
 // insets are the catalogue's (docs/ios-launch-cache.md §8).
 import Foundation
 import SplashFormat
+import SplashImaging
 import SplashTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import CStb
 import Foundation
 import SplashFormat
 
-/// Draws text with a TrueType font through stb_truetype: for the preview's labels.
+/// Draws text (the Linux backend) with a TrueType font through stb_truetype: for the preview's labels.
 public final class TextRenderer {
     private let font: UnsafeMutableBufferPointer<UInt8>
     private var info = stbtt_fontinfo()
@@ -70,33 +70,12 @@ public final class TextRenderer {
                 coverage.withUnsafeMutableBufferPointer { buffer in
                     stbtt_MakeCodepointBitmap(&info, buffer.baseAddress, Int32(w), Int32(h), Int32(w), scale, scale, code)
                 }
-                let left = Int(pen.rounded()) + Int(x0), top = baseline + Int(y0)
-                for row in 0..<h where (0..<image.height).contains(top + row) {
-                    for column in 0..<w where (0..<image.width).contains(left + column) {
-                        let a = UInt32(coverage[row * w + column])
-                        guard a > 0 else { continue }
-                        let i = ((top + row) * image.width + left + column) * 4
-                        for (c, value) in [color.r, color.g, color.b].enumerated() {
-                            image.pixels[i + c] = SnapshotRenderer.mix(value, over: image.pixels[i + c], alpha: a)
-                        }
-                    }
-                }
+                image.blend(coverage: coverage, width: w, height: h, color: color, left: Int(pen.rounded()) + Int(x0), top: baseline + Int(y0))
             }
             var advance: Int32 = 0, bearing: Int32 = 0
             stbtt_GetCodepointHMetrics(&info, code, &advance, &bearing)
             pen += Float(advance) * scale
             previous = code
-        }
-    }
-}
-
-/// No usable font.
-public enum TextError: Error, Equatable, CustomStringConvertible {
-    case noFont(String)
-
-    public var description: String {
-        switch self {
-        case .noFont(let detail): return detail
         }
     }
 }

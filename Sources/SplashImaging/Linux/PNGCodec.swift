@@ -2,7 +2,7 @@ import CPNG
 import Foundation
 import SplashFormat
 
-/// PNG in and out through libpng's simplified `png_image_*` API (the low-level API longjmps on
+/// PNG in and out (the Linux backend) through libpng's simplified `png_image_*` API (the low-level API longjmps on
 /// error, which Swift cannot survive). Every PNG kind decodes to 8-bit sRGB RGBA.
 public enum PNGCodec {
     /// The default ceiling on decoded pixels (8192×8192), checked before any pixel memory is taken.
@@ -32,14 +32,14 @@ public enum PNGCodec {
                 let ok = linear.withUnsafeMutableBytes { buffer in
                     png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
                 }
-                guard ok != 0 else { throw .corrupt(message(of: image)) }
+                guard ok != 0 else { throw .corrupt("libpng: " + message(of: image)) }
                 straightSRGB(fromPremultipliedLinear: linear, into: &pixels)
             } else {
                 image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
                 let ok = pixels.withUnsafeMutableBytes { buffer in
                     png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
                 }
-                guard ok != 0 else { throw .corrupt(message(of: image)) }
+                guard ok != 0 else { throw .corrupt("libpng: " + message(of: image)) }
             }
             return RGBAImage(width: width, height: height, pixels: pixels)
         }
@@ -49,7 +49,7 @@ public enum PNGCodec {
     /// libpng linearises 16-bit data with its power-law gamma (`PNG_GAMMA_sRGB`, 2.2), so the way
     /// back uses the same law: an sRGB-coded 16-bit file then gives exactly its 8-bit twin's values.
     private static func straightSRGB(fromPremultipliedLinear linear: [UInt16], into pixels: inout [UInt8]) {
-        let toSRGB = ColorTables.linear16ToGamma22
+        let toSRGB = linear16ToGamma22
         for i in stride(from: 0, to: linear.count, by: 4) {
             let alpha = UInt32(linear[i + 3])
             for c in 0..<3 {
@@ -71,14 +71,14 @@ public enum PNGCodec {
         let measured = rgba.pixels.withUnsafeBytes { buffer in
             png_image_write_to_memory(&image, nil, &size, 0, buffer.baseAddress, Int32(rgba.width * 4), nil)
         }
-        guard measured != 0 else { throw .encodeFailed(message(of: image)) }
+        guard measured != 0 else { throw .encodeFailed("libpng: " + message(of: image)) }
         var out = Data(count: size)
         let written = out.withUnsafeMutableBytes { target in
             rgba.pixels.withUnsafeBytes { buffer in
                 png_image_write_to_memory(&image, target.baseAddress, &size, 0, buffer.baseAddress, Int32(rgba.width * 4), nil)
             }
         }
-        guard written != 0 else { throw .encodeFailed(message(of: image)) }
+        guard written != 0 else { throw .encodeFailed("libpng: " + message(of: image)) }
         return out.prefix(size)
     }
 
@@ -92,48 +92,22 @@ public enum PNGCodec {
         defer { png_image_free(&image) }
         let result: Result<T, ImageError> = data.withUnsafeBytes { buffer in
             guard png_image_begin_read_from_memory(&image, buffer.baseAddress, buffer.count) != 0 else {
-                return .failure(.corrupt(message(of: image)))
+                return .failure(.corrupt("libpng: " + message(of: image)))
             }
             do throws(ImageError) { return .success(try body(&image)) } catch { return .failure(error) }
         }
         return try result.get()
     }
 
+    /// Linear light in 1/65535 steps → 8-bit with libpng's gamma 1/2.2 (`PNG_GAMMA_sRGB_INVERSE`).
+    private static let linear16ToGamma22: [UInt8] = (0..<65536).map { value in
+        UInt8((powf(Float(value) / 65535, 0.45455) * 255).rounded())
+    }
+
     private static func message(of image: png_image) -> String {
         withUnsafeBytes(of: image.message) { raw in
             let bytes = raw.prefix { $0 != 0 }
             return String(decoding: bytes, as: UTF8.self)
-        }
-    }
-}
-
-/// Why an image could not be read or written.
-public enum ImageError: Error, Equatable, CustomStringConvertible {
-    /// The file has no bytes.
-    case empty
-    /// The bytes do not start with the PNG signature.
-    case notPNG
-    /// libpng stopped: truncated or damaged data.
-    case corrupt(String)
-    /// More pixels than allowed (a decompression bomb, or art far too large for a launch screen).
-    case tooLarge(width: Int, height: Int, limit: Int)
-    /// libpng could not encode.
-    case encodeFailed(String)
-    /// The path names something that is not a file (a folder, a FIFO, a device), which is never read.
-    case notAFile(String)
-    /// The file could not be read.
-    case unreadable(String)
-
-    public var description: String {
-        switch self {
-        case .empty: return "the file is empty"
-        case .notPNG: return "not a PNG file (the PNG signature is missing)"
-        case .corrupt(let message): return "truncated or corrupt PNG (libpng: \(message))"
-        case .tooLarge(let w, let h, let limit):
-            return "image is \(w)x\(h) = \(w * h) pixels, over the limit of \(limit) pixels"
-        case .encodeFailed(let message): return "PNG encoding failed (libpng: \(message))"
-        case .notAFile(let kind): return "not a regular file but \(kind); art must be a PNG file"
-        case .unreadable(let reason): return "cannot be read: \(reason)"
         }
     }
 }

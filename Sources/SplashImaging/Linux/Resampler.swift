@@ -1,7 +1,7 @@
 import CStb
 import SplashFormat
 
-/// Resizes art with stb_image_resize: Mitchell when shrinking, Catmull-Rom when enlarging,
+/// Resizes art (the Linux backend) with stb_image_resize: Mitchell when shrinking, Catmull-Rom when enlarging,
 /// filtered in linear light (sRGB decoded), weighted by alpha so transparent edges do not darken.
 /// Opaque art skips the alpha weighting (every sample would be multiplied and divided by 1).
 public enum Resampler {

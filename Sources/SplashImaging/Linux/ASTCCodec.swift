@@ -2,7 +2,7 @@ import CAstcenc
 import Foundation
 import SplashFormat
 
-/// ASTC 4×4 LDR through ARM's astcenc. One codec is one astcenc context: use it from one thread.
+/// ASTC 4×4 LDR (the Linux backend) through ARM's astcenc. One codec is one astcenc context: use it from one thread.
 public final class ASTCCodec {
     private let codec: OpaquePointer
 
@@ -10,7 +10,7 @@ public final class ASTCCodec {
     public init(quality: ASTCQuality) throws(ASTCError) {
         var made: OpaquePointer?
         let status = splash_astc_codec_create(quality.effort, 0, &made)
-        guard status == 0, let made else { throw ASTCError(code: status) }
+        guard status == 0, let made else { throw ASTCError(astcenc: status) }
         codec = made
     }
 
@@ -18,7 +18,7 @@ public final class ASTCCodec {
     public init(decodeOnly: Void) throws(ASTCError) {
         var made: OpaquePointer?
         let status = splash_astc_codec_create(0, 1, &made)
-        guard status == 0, let made else { throw ASTCError(code: status) }
+        guard status == 0, let made else { throw ASTCError(astcenc: status) }
         codec = made
     }
 
@@ -26,7 +26,7 @@ public final class ASTCCodec {
 
     /// ASTC 4×4 blocks for `image`, rows of blocks top first.
     public func compress(_ image: RGBAImage) throws(ASTCError) -> Data {
-        var blocks = Data(count: splash_astc_block_bytes(UInt32(image.width), UInt32(image.height)))
+        var blocks = Data(count: astcBlockBytes(width: image.width, height: image.height))
         let count = blocks.count
         let status = blocks.withUnsafeMutableBytes { out in
             image.pixels.withUnsafeBufferPointer { pixels in
@@ -35,15 +35,13 @@ public final class ASTCCodec {
                     out.bindMemory(to: UInt8.self).baseAddress, count)
             }
         }
-        guard status == 0 else { throw ASTCError(code: status) }
+        guard status == 0 else { throw ASTCError(astcenc: status) }
         return blocks
     }
 
     /// The pixels of `width`×`height` ASTC 4×4 `blocks`.
     public func decompress(_ blocks: Data, width: Int, height: Int) throws(ASTCError) -> RGBAImage {
-        guard blocks.count == splash_astc_block_bytes(UInt32(width), UInt32(height)) else {
-            throw ASTCError(code: -1)
-        }
+        guard blocks.count == astcBlockBytes(width: width, height: height) else { throw .wrongBlockCount }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let status = pixels.withUnsafeMutableBufferPointer { out in
             blocks.withUnsafeBytes { input in
@@ -52,17 +50,14 @@ public final class ASTCCodec {
                     UInt32(width), UInt32(height), out.baseAddress)
             }
         }
-        guard status == 0 else { throw ASTCError(code: status) }
+        guard status == 0 else { throw ASTCError(astcenc: status) }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 }
 
-/// astcenc's search effort presets.
-public enum ASTCQuality: String, CaseIterable, Sendable {
-    case fastest, fast, medium, thorough, exhaustive
-
+extension ASTCQuality {
     /// astcenc's 0…100 effort for the preset (its `ASTCENC_PRE_*` values).
-    public var effort: Float {
+    var effort: Float {
         switch self {
         case .fastest: return 0
         case .fast: return 10
@@ -73,13 +68,7 @@ public enum ASTCQuality: String, CaseIterable, Sendable {
     }
 }
 
-/// An astcenc failure.
-public struct ASTCError: Error, Equatable, CustomStringConvertible {
-    /// astcenc's error code (-1: block data of the wrong size).
-    public let code: Int32
-
-    public var description: String {
-        if code == -1 { return "ASTC data does not match the pixel size" }
-        return "astcenc: " + String(cString: splash_astc_error_string(code))
-    }
+extension ASTCError {
+    /// astcenc's error code in its own words.
+    init(astcenc code: Int32) { self.init("astcenc: " + String(cString: splash_astc_error_string(code))) }
 }

@@ -1,0 +1,87 @@
+import SplashFormat
+
+// The contract both imaging backends keep (Linux: libpng, stb, astcenc; Apple platforms: ImageIO,
+// vImage, Core Text, AppleTextureEncoder). Each backend defines `PNGCodec`, `ASTCCodec`,
+// `Resampler` and `TextRenderer` with the same names and signatures; these are the types they share.
+
+/// Why an image could not be read or written.
+public enum ImageError: Error, Equatable, CustomStringConvertible {
+    /// The file has no bytes.
+    case empty
+    /// The bytes do not start with the PNG signature.
+    case notPNG
+    /// The decoder stopped: truncated or damaged data. The text names the decoder and what it said.
+    case corrupt(String)
+    /// More pixels than allowed (a decompression bomb, or art far too large for a launch screen).
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// The encoder failed; the text names it and what it said.
+    case encodeFailed(String)
+    /// The path names something that is not a file (a folder, a FIFO, a device), which is never read.
+    case notAFile(String)
+    /// The file could not be read.
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .empty: return "the file is empty"
+        case .notPNG: return "not a PNG file (the PNG signature is missing)"
+        case .corrupt(let detail): return "truncated or corrupt PNG (\(detail))"
+        case .tooLarge(let w, let h, let limit):
+            return "image is \(w)x\(h) = \(w * h) pixels, over the limit of \(limit) pixels"
+        case .encodeFailed(let detail): return "PNG encoding failed (\(detail))"
+        case .notAFile(let kind): return "not a regular file but \(kind); art must be a PNG file"
+        case .unreadable(let reason): return "cannot be read: \(reason)"
+        }
+    }
+}
+
+/// The ASTC encoder's search effort, from quickest to most thorough. Each backend maps it to its
+/// encoder's own setting (astcenc's effort, AppleTextureEncoder's error threshold).
+public enum ASTCQuality: String, CaseIterable, Sendable {
+    case fastest, fast, medium, thorough, exhaustive
+}
+
+/// An ASTC encoder or decoder failure, in the encoder's words.
+public struct ASTCError: Error, Equatable, CustomStringConvertible {
+    /// What went wrong, naming the encoder ("astcenc: …", "AppleTextureEncoder: …").
+    public let reason: String
+
+    public init(_ reason: String) { self.reason = reason }
+
+    /// Block data whose length is not that of the pixel size's 4×4 blocks.
+    public static let wrongBlockCount = ASTCError("ASTC data does not match the pixel size")
+
+    public var description: String { reason }
+}
+
+/// Bytes of ASTC 4×4 block data for an image: one 16-byte block per started 4×4 tile.
+public func astcBlockBytes(width: Int, height: Int) -> Int { (width + 3) / 4 * ((height + 3) / 4) * 16 }
+
+/// No usable font.
+public enum TextError: Error, Equatable, CustomStringConvertible {
+    case noFont(String)
+
+    public var description: String {
+        switch self {
+        case .noFont(let detail): return detail
+        }
+    }
+}
+
+extension RGBAImage {
+    /// Blends a glyph's coverage mask (`width`×`height`, 0…255) in `color` onto this opaque image
+    /// with its top-left at (`left`, `top`); what falls outside the image is dropped. Straight-alpha
+    /// "source over" on the sRGB-encoded values, as UIKit draws.
+    public mutating func blend(coverage: [UInt8], width: Int, height: Int, color: RGBAColor, left: Int, top: Int) {
+        for row in 0..<height where (0..<self.height).contains(top + row) {
+            for column in 0..<width where (0..<self.width).contains(left + column) {
+                let a = UInt32(coverage[row * width + column])
+                guard a > 0 else { continue }
+                let i = ((top + row) * self.width + left + column) * 4
+                for (c, value) in [color.r, color.g, color.b].enumerated() {
+                    pixels[i + c] = UInt8((UInt32(value) * a + UInt32(pixels[i + c]) * (255 - a) + 127) / 255)
+                }
+            }
+        }
+    }
+}
