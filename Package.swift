@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "SplashApplier", dependencies: ["SplashFormat"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder. */
         .target(
-            name: "SplashSimulator", dependencies: ["SplashCore", "SplashImaging", "SplashApplier", "SplashFormat"] + imagingLibraries,
+            name: "SplashSimulator", dependencies: ["SplashCore", "SplashApplier", "SplashFormat"] + imagingLibraries,
             resources: [.copy("Resources/screens.json"), .copy("Resources/launch-screen")]),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
         .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashImaging", "SplashApplier", "SplashSimulator"]),
