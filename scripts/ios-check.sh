@@ -11,6 +11,8 @@
 #                   OS's own codecs on Apple platforms (with scripts/ios-check/simulator's stand-in
 #                   for SimulatorError): macOS code, checked against the iOS SDK's same frameworks
 #   AppIntegration  Examples/AppIntegration/Sources/AppIntegration, the README's app code
+#   SplashDemo      Examples/SplashDemo/SplashDemo, the demo app, but for SplashDemoApp.swift (its
+#                   SwiftUI `@main`: the 16.5 SDK's SwiftUI interface does not load in Swift 6.3)
 #
 # for arm64-apple-ios<MIN>, MIN being the `.iOS(...)` of Package.swift's `platforms:`.
 #
@@ -216,7 +218,8 @@ case "${1:-}" in
         SplashImaging=Sources/SplashImaging/Shared,Sources/SplashImaging/Apple \
         SplashApplier=Sources/SplashApplier \
         SimulatorOSCodecs=Sources/SplashSimulator/OSCodecs.swift,Sources/SplashSimulator/OSCodecs+Apple.swift,scripts/ios-check/simulator \
-        AppIntegration=Examples/AppIntegration/Sources/AppIntegration
+        AppIntegration=Examples/AppIntegration/Sources/AppIntegration \
+        SplashDemo=Examples/SplashDemo/SplashDemo/AppDelegate.swift,Examples/SplashDemo/SplashDemo/DemoRun.swift,Examples/SplashDemo/SplashDemo/DemoStatus.swift,Examples/SplashDemo/SplashDemo/DemoSwitches.swift,Examples/SplashDemo/SplashDemo/DemoUpdater.swift,Examples/SplashDemo/SplashDemo/DemoLog.swift
     ;;
 --self-test) prepare && self_test ;;
 --size) prepare && size ;;

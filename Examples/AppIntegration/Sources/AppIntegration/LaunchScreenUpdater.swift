@@ -36,6 +36,21 @@ public enum LaunchScreenUpdater {
             assertionFailure("splashgen: the pinned key does not read: \(error)")
             return nil
         }
+        return await update(from: .season(season), trust: trust, screen: screen)
+    }
+
+    /// Where the bundle comes from: the published season, fetched first, or a bundle folder already
+    /// on the device (the demo app's local switch, Examples/SplashDemo).
+    public enum Source: Sendable {
+        case season(URL)
+        case folder(URL)
+    }
+
+    /// ``update(screen:)`` with the source, the trust and the applier's clock given.
+    @discardableResult
+    public static func update(
+        from source: Source, trust: BundleTrust, screen: ScreenSize? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    ) async -> ApplyReport? {
         let pixels: ScreenSize
         #if canImport(UIKit)
         if let screen { pixels = screen } else { pixels = await screenPixels() }
@@ -45,23 +60,30 @@ public enum LaunchScreenUpdater {
         #endif
         let info = Bundle.main.infoDictionary ?? [:]
         let style = InterfaceStyle(infoPlistValue: info["UIUserInterfaceStyle"] as? String)
-        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
-        var fetcher = BundleFetcher(
-            base: season, folder: support.appendingPathComponent("splashgen/downloads"), screen: pixels,
-            trust: trust, bundleID: Bundle.main.bundleIdentifier)
-        fetcher.appearances = style.appearances
-        do {
-            _ = try await fetcher.fetch()
-        } catch {
-            print("splashgen: \(error)")  // the bundle installed before, if any, stays and applies
+        let bundle: URL?
+        switch source {
+        case .folder(let folder):
+            bundle = folder
+        case .season(let base):
+            let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+            var fetcher = BundleFetcher(
+                base: base, folder: support.appendingPathComponent("splashgen/downloads"), screen: pixels,
+                trust: trust, bundleID: Bundle.main.bundleIdentifier)
+            fetcher.appearances = style.appearances
+            do {
+                _ = try await fetcher.fetch()
+            } catch {
+                print("splashgen: \(error)")  // the bundle installed before, if any, stays and applies
+            }
+            bundle = fetcher.current
         }
         let system = ProcessInfo.processInfo.operatingSystemVersion
         var applier = SnapshotApplier(
-            container: URL(fileURLWithPath: NSHomeDirectory()), bundle: fetcher.current,
+            container: URL(fileURLWithPath: NSHomeDirectory()), bundle: bundle,
             appVersion: info["CFBundleShortVersionString"] as? String ?? "0",
             appBuild: info["CFBundleVersion"] as? String ?? "0",
             osVersion: OSVersion(major: system.majorVersion, minor: system.minorVersion),
-            decoder: ImageIODecoder(), trust: trust)
+            decoder: ImageIODecoder(), trust: trust, clock: clock)
         applier.interfaceStyle = style
         applier.appBundleID = Bundle.main.bundleIdentifier
         #if canImport(UIKit)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Records what the OS keeps in an app's launch cache, as it is at one moment, for the simulator job
+# of .github/workflows/apple.yml (docs/ios-integration.md, "Proof on an iOS Simulator").
+#
+#   record-snapshots.sh DATA_CONTAINER OUT_DIR
+#
+# DATA_CONTAINER is `xcrun simctl get_app_container DEVICE BUNDLE_ID data`. Into OUT_DIR it writes:
+#   library-files.txt   every file under the container's Library/, with its size (where else the OS
+#                       may have written, if not Library/SplashBoard/Snapshots/)
+#   snapshots.tar.gz    Library/SplashBoard/Snapshots/ byte for byte (a tarball: its folder names hold
+#                       ':' and '{', which an artifact's file names may not)
+#   files.tsv           one line per file under Snapshots/: n, sha256, bytes, the exit status of
+#                       `splashgen inspect` and of `splashgen decode`, the path below Snapshots/
+#   inspect/N.txt       `splashgen inspect` of file N, its error when it cannot read the file
+#   decoded/N.png       `splashgen decode` of file N, when it decodes
+# SPLASHGEN names the splashgen binary (default: splashgen on the PATH). It records; it judges
+# nothing, and exits 0 unless its arguments or OUT_DIR are wrong, even when there is no folder.
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+    echo "usage: record-snapshots.sh DATA_CONTAINER OUT_DIR" >&2
+    exit 64
+fi
+container=$1
+out=$2
+splashgen=${SPLASHGEN:-splashgen}
+snapshots="$container/Library/SplashBoard/Snapshots"
+mkdir -p "$out/inspect" "$out/decoded"
+
+if [ -d "$container/Library" ]; then
+    (cd "$container/Library" && find . -type f -exec ls -l {} +) > "$out/library-files.txt" 2>&1 || true
+fi
+if [ ! -d "$snapshots" ]; then
+    echo "no Library/SplashBoard/Snapshots/ in $container" | tee "$out/files.tsv"
+    exit 0
+fi
+tar -czf "$out/snapshots.tar.gz" -C "$container/Library/SplashBoard" Snapshots
+
+printf 'n\tsha256\tbytes\tinspect\tdecode\tpath\n' > "$out/files.tsv"
+n=0
+while IFS= read -r -d '' file; do
+    n=$((n + 1))
+    relative=${file#"$snapshots"/}
+    sha=$(shasum -a 256 "$file" | cut -d ' ' -f 1)
+    bytes=$(wc -c < "$file" | tr -d ' ')
+    inspected=0
+    "$splashgen" inspect "$file" > "$out/inspect/$n.txt" 2>&1 || inspected=$?
+    decoded=0
+    "$splashgen" decode "$file" -o "$out/decoded/$n.png" > /dev/null 2>> "$out/inspect/$n.txt" || decoded=$?
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$sha" "$bytes" "$inspected" "$decoded" "$relative" >> "$out/files.tsv"
+done < <(find "$snapshots" -type f -print0 | sort -z)
+echo "recorded $n files under Library/SplashBoard/Snapshots/ into $out"
+column -t -s "$(printf '\t')" "$out/files.tsv" || cat "$out/files.tsv"
