@@ -47,6 +47,10 @@ struct ApplierState: Codable, Equatable {
         var original: String
         /// SHA-256 of what the file holds now.
         var current: String
+        /// The bundle object whose picture the file holds, in its original's container
+        /// (``ReplacementFraming``); nil while it holds the original, or when a rebuilt record
+        /// cannot tell.
+        var object: String? = nil
         /// Set while the file is being changed to this hash; the next run reads the file to learn
         /// which of the two it holds, should the applier have been killed in between.
         var pending: String? = nil
@@ -100,6 +104,7 @@ struct ApplierState: Codable, Equatable {
         for (name, record) in files {
             guard Self.isFileName(name) else { return "state.json names a file that is not a plain file name" }
             guard isObjectName(record.original), isObjectName(record.current), record.pending.map(isObjectName) ?? true,
+                record.object.map(isObjectName) ?? true,
                 (1...Int(KTXFile.maxDimension)).contains(record.width), (1...Int(KTXFile.maxDimension)).contains(record.height)
             else {
                 return "state.json has a malformed record for \(name)"

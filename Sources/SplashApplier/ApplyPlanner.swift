@@ -40,18 +40,22 @@ struct ApplyPlan {
         /// bytes read once and verified when the executor stages it); nil when the original comes
         /// back from the backup.
         var snapshot: Manifest.Snapshot?
+        /// The original's container, which the object's picture is written in (with `snapshot`).
+        var framing: ReplacementFraming?
     }
 }
 
 /// Decides the plan from a survey's records, the campaign in force and the bundle. It writes nothing.
 enum ApplyPlanner {
-    /// The plan for records `state` (already rekeyed and with pending marks resolved).
+    /// The plan for records `state` (already rekeyed and with pending marks resolved). `original`
+    /// gives a file's original bytes, checked against its record (nil when they are nowhere to be
+    /// read whole): a replacement takes the original's container (``ReplacementFraming``).
     static func plan(
         _ state: ApplierState, campaign: Manifest.Campaign?, bundle: SnapshotBundle?,
-        restoring: Bool, verifyingBytes: Bool = false, screenScale: Int? = nil
+        restoring: Bool, verifyingBytes: Bool = false, screenScale: Int? = nil, original: (String) -> Data?
     ) throws(ApplierError) -> ApplyPlan {
         var plan = ApplyPlan(state: state)
-        var chosen: [String: Manifest.Snapshot] = [:]
+        var chosen: [String: (snapshot: Manifest.Snapshot, framing: ReplacementFraming)] = [:]
         var checked: Set<String> = []
         for name in state.files.keys.sorted() {
             guard var record = plan.state.files[name] else { continue }
@@ -66,19 +70,34 @@ enum ApplyPlanner {
                     if let snapshot = campaign.snapshots.first(where: { $0.pixels.isScreen(ofRecorded: size) && $0.appearance == appearance }) {
                         // A file recording one pixel more than its screen stands for the screen's size.
                         (record.width, record.height) = (snapshot.pixels.width, snapshot.pixels.height)
-                        if !checked.contains(snapshot.object) {
-                            // A missing, misnamed or missized object is refused before anything is
-                            // written; its bytes are verified as the executor stages it.
-                            // `status` reads and hashes every object here, since nothing stages it.
-                            if verifyingBytes {
-                                do { _ = try bundle.verifiedObject(snapshot, width: record.width, height: record.height) } catch { throw .badBundle(error) }
-                            } else if let problem = Self.precheck(snapshot, in: bundle) {
-                                throw .badBundle(problem)
+                        if record.object == snapshot.object, record.current != record.original {
+                            // Already showing it, in its original's container.
+                            target = record.current
+                        } else {
+                            switch Self.framing(of: name, original: original, record: record, plan: &plan) {
+                            case .framed(let framing):
+                                if !checked.contains(snapshot.object) {
+                                    // A missing, misnamed or missized object is refused before anything is
+                                    // written; its bytes are verified as the executor stages it.
+                                    // `status` reads and hashes every object here, since nothing stages it.
+                                    if verifyingBytes {
+                                        do { _ = try bundle.verifiedObject(snapshot, width: record.width, height: record.height) } catch {
+                                            throw .badBundle(error)
+                                        }
+                                    } else if let problem = Self.precheck(snapshot, in: bundle) {
+                                        throw .badBundle(problem)
+                                    }
+                                    checked.insert(snapshot.object)
+                                }
+                                target = snapshot.object
+                                chosen[name] = (snapshot, framing)
+                            case .originalUnreadable:
+                                target = record.current
+                            case .unsupported:
+                                // The original's container cannot be written again: the original stays, or comes back.
+                                target = record.original
                             }
-                            checked.insert(snapshot.object)
                         }
-                        target = snapshot.object
-                        chosen[name] = snapshot
                     } else {
                         let screen = ApplyReport.Screen(width: record.width, height: record.height, scale: screenScale)
                         let turned = Manifest.Size(width: size.height, height: size.width)
@@ -109,11 +128,41 @@ enum ApplyPlanner {
                 }
             }
             guard target != record.current else { continue }
-            plan.changes.append(ApplyPlan.Change(name: name, target: target, snapshot: target == record.original ? nil : chosen[name]))
+            let replacement = target == record.original ? nil : chosen[name]
+            plan.changes.append(ApplyPlan.Change(name: name, target: target, snapshot: replacement?.snapshot, framing: replacement?.framing))
             record.current = target
+            record.object = replacement?.snapshot.object
             plan.state.files[name] = record
         }
         return plan
+    }
+
+    /// What a file's original says of its replacement's container.
+    private enum Framing {
+        /// The container to write the campaign's picture in.
+        case framed(ReplacementFraming)
+        /// The original is nowhere to be read whole: the file stays as it is.
+        case originalUnreadable
+        /// splashgen cannot write the original's container again exactly.
+        case unsupported
+    }
+
+    /// The container `name`'s original was written in, the reason otherwise noted and reported: its
+    /// bytes are nowhere to be read whole (`original-lost`), or splashgen cannot write its container
+    /// again exactly (`container-unsupported`).
+    private static func framing(
+        of name: String, original: (String) -> Data?, record: ApplierState.FileRecord, plan: inout ApplyPlan
+    ) -> Framing {
+        guard let bytes = original(name) else {
+            plan.notes[name] = "the original is neither in the cache nor in a verified backup; left as it is"
+            plan.problems.append(.init(.originalLost, file: name, "no verified copy of the original to read its container from; left as it is"))
+            return .originalUnreadable
+        }
+        do { return .framed(try ReplacementFraming(original: bytes)) } catch {
+            if record.current == record.original { plan.notes[name] = "its container cannot be written again exactly; left as the OS wrote it" }
+            plan.problems.append(.init(.containerUnsupported, file: name, "the original \(error.description)"))
+            return .unsupported
+        }
     }
 
     /// Why each campaign other than `inForce` is not shown at `now` to app version `version`: the

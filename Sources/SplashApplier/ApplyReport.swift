@@ -71,6 +71,9 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             case originalLost = "original-lost"
             /// The state file could not be trusted and was rebuilt from the disk and the backups.
             case stateRebuilt = "state-rebuilt"
+            /// The original's container is one splashgen cannot write again exactly (docs/ios-launch-cache.md
+            /// §3): the file keeps (or gets back) the original, and the message names what it holds.
+            case containerUnsupported = "container-unsupported"
 
             /// Whether the cache does not hold what this run should have put there.
             public var leavesWorkUndone: Bool {

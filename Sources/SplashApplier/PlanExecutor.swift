@@ -10,10 +10,11 @@ import Darwin
 /// Carries a plan out through the file-system protocol, journaled so that a kill at any operation
 /// leaves every cached file its original or its replacement and the next run ends where an
 /// uninterrupted one would:
-/// 0. before anything else is written, every campaign object is read once and written to the
-///    staging folder while it is checked (size, hash, header, pixel size) on a second thread, its
-///    flush to stable storage running in the background while the next one is read: a bad object
-///    removes what was staged and changes nothing else;
+/// 0. before anything else is written, every campaign object is read once and, in its original's
+///    container (``ReplacementFraming``), written to the staging folder while it is checked (size,
+///    hash, header, pixel size) on a second thread, its flush to stable storage running in the
+///    background while the next one is read: a bad object removes what was staged and changes
+///    nothing else;
 /// 1. new originals are backed up, then the state that points at them is written;
 /// 2. the files about to change are marked pending (and the run unsettled) in the state;
 /// 3. an original is replaced only when its verified backup exists (backed up again from the file
@@ -84,7 +85,8 @@ struct PlanExecutor {
 
         if !plan.changes.isEmpty {
             state.settledAt = nil
-            for change in plan.changes { state.files[change.name]?.pending = change.target }
+            // A replacement's hash is its staged file's: the object's picture in the original's container.
+            for change in plan.changes { state.files[change.name]?.pending = staged[change.name]?.hash ?? change.target }
             if moveFolder { state.folderMoved = true }
             try writeState(state)
             let working = moveFolder ? paths.url(paths.editingFolder) : paths.folderURL
@@ -115,7 +117,7 @@ struct PlanExecutor {
                         try fs.replace(backup.appendingPathComponent(change.name), with: now, durably: true)
                     }
                     guard let source = staged[change.name] else { throw .io(file.path, "its replacement was not staged") }
-                    try fs.rename(source, to: file)
+                    try fs.rename(source.url, to: file)
                 } else {
                     guard let copy = paths.read(backup.appendingPathComponent(change.name)),
                         sha256Hex(copy) == record.original
@@ -128,7 +130,8 @@ struct PlanExecutor {
                     }
                     try fs.replace(file, with: copy)
                 }
-                record.current = change.target
+                record.current = staged[change.name]?.hash ?? change.target
+                record.object = change.snapshot?.object
                 record.pending = nil
                 state.files[change.name] = record
             }
@@ -153,20 +156,22 @@ struct PlanExecutor {
     static let staging = ApplierPaths.support + "/swap-staging"
 
     /// Reads each campaign object of `changes` once into one buffer, checks it (size, hash, header,
-    /// pixel size of the file it replaces) while writing it to `folder`, its flush handed to `flusher`.
-    /// A bad object removes the staging folder and throws: nothing else has been written yet.
-    /// Returns the staged file of each file name.
+    /// pixel size of the file it replaces) while writing it, in its original's container, to
+    /// `folder`, its flush handed to `flusher`. A bad object removes the staging folder and throws:
+    /// nothing else has been written yet. Returns the staged file of each file name and its hash.
     private func stage(
         _ changes: [ApplyPlan.Change], records: [String: ApplierState.FileRecord], into folder: URL,
         flusher: Flusher
-    ) throws(ApplierError) -> [String: URL] {
-        let objects = changes.compactMap { change in change.snapshot.map { (name: change.name, snapshot: $0) } }
+    ) throws(ApplierError) -> [String: (url: URL, hash: String)] {
+        let objects = changes.compactMap { change in
+            change.snapshot.map { (name: change.name, snapshot: $0, framing: change.framing) }
+        }
         guard !objects.isEmpty else { return [:] }
         guard let bundle else { throw .badBundle(.missingObject(objects[0].snapshot.object)) }
         try fs.makeFolder(folder)
         var buffer = Data(count: objects.map(\.snapshot.bytes).max() ?? 0)
-        var staged: [String: URL] = [:]
-        for (name, snapshot) in objects {
+        var staged: [String: (url: URL, hash: String)] = [:]
+        for (name, snapshot, framing) in objects {
             guard let record = records[name] else { continue }
             let problem: BundleProblem?
             switch Self.read(snapshot, of: bundle, into: &buffer) {
@@ -174,10 +179,12 @@ struct PlanExecutor {
                 problem = failure
             case .success(let count):
                 let url = folder.appendingPathComponent(name)
-                problem = try checkWhileWriting(snapshot, buffer.prefix(count), width: record.width, height: record.height, to: url)
-                if problem == nil {
+                let (found, hash) = try checkWhileWriting(
+                    snapshot, buffer.prefix(count), framing: framing, width: record.width, height: record.height, to: url)
+                problem = found
+                if let hash, problem == nil {
                     flusher.flush(url)
-                    staged[name] = url
+                    staged[name] = (url, hash)
                 }
             }
             if let problem {
@@ -189,28 +196,45 @@ struct PlanExecutor {
         return staged
     }
 
-    /// Checks an object's bytes (size, hash, header, pixel size) on one thread while they are written
-    /// to the staged file `url` on another: a staged file is renamed into place only once its check
-    /// has passed, so writing it meanwhile risks nothing. Returns what is wrong with the object.
+    /// Checks an object's bytes (size, hash, header, pixel size) on one thread while, on another,
+    /// they are framed in the original's container and written to the staged file `url`: a staged
+    /// file is renamed into place only once its check has passed, so writing it meanwhile risks
+    /// nothing. Returns what is wrong with the object, and the staged file's hash.
     private func checkWhileWriting(
-        _ snapshot: Manifest.Snapshot, _ data: Data, width: Int, height: Int, to url: URL
+        _ snapshot: Manifest.Snapshot, _ data: Data, framing: ReplacementFraming?, width: Int, height: Int, to url: URL
     )
-        throws(ApplierError) -> BundleProblem?
+        throws(ApplierError) -> (problem: BundleProblem?, hash: String?)
     {
         let fs = self.fs
-        // What the two halves found: the object's problem, the write's failure.
-        let outcome = Locked<(problem: BundleProblem?, failure: ApplierError?)>((nil, nil))
+        // What the two halves found: the object's problem, the staged file's hash, why it could not be
+        // framed, the write's failure. The check's finding names the object best, so it comes first.
+        let outcome = Locked<(problem: BundleProblem?, hash: String?, unframed: BundleProblem?, failure: ApplierError?)>((nil, nil, nil, nil))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
                 let problem = SnapshotBundle.check(snapshot, data: data, width: width, height: height)
                 outcome.withLock { $0.problem = problem }
             } else {
-                do throws(ApplierError) { try fs.write(data, to: url, flush: false) } catch { outcome.withLock { $0.failure = error } }
+                do throws(ApplierError) {
+                    let file: Data
+                    if let framing {
+                        do throws(SnapshotFormatError) { file = try framing.replacement(of: data) } catch {
+                            outcome.withLock { $0.unframed = .unreadableObject(object: snapshot.object, detail: error.description) }
+                            return
+                        }
+                    } else {
+                        file = data
+                    }
+                    try fs.write(file, to: url, flush: false)
+                    let hash = sha256Hex(file)
+                    outcome.withLock { $0.hash = hash }
+                } catch {
+                    outcome.withLock { $0.failure = error }
+                }
             }
         }
-        let (problem, failure) = outcome.withLock { $0 }
+        let (problem, hash, unframed, failure) = outcome.withLock { $0 }
         if let failure { throw failure }
-        return problem
+        return (problem ?? unframed, hash)
     }
 
     /// Reads an object's file into `buffer` (reused across objects): exactly the manifest's size of a

@@ -157,7 +157,8 @@ public struct SnapshotApplier: Sendable {
             ? ApplyPlan(state: found.state, clearFolder: true)
             : try ApplyPlanner.plan(
                 found.state, campaign: campaign, bundle: try target.open(), restoring: restoring,
-                verifyingBytes: mode == .status, screenScale: screenScale)
+                verifyingBytes: mode == .status, screenScale: screenScale,
+                original: { name in Self.original(of: name, in: found, paths: paths) })
         plan.backups = found.backups
         plan.regenerated = found.rekeyed && survey.saved?.key != found.state.key
         problems += plan.problems
@@ -309,6 +310,18 @@ public struct SnapshotApplier: Sendable {
         return records
     }
 
+    /// The bytes of `name`'s original, where the records say it is (to be backed up from the cache or
+    /// an earlier key's backup, or in this key's backup) or in the cached file itself while it holds
+    /// it, when they hash to the record's original.
+    private static func original(of name: String, in records: Records, paths: ApplierPaths) -> Data? {
+        guard let record = records.state.files[name] else { return nil }
+        let places = [records.backups[name]?.path, records.state.backup + "/" + name, record.current == record.original ? paths.folder + "/" + name : nil]
+        for case let path? in places {
+            if let data = paths.read(paths.url(path)), sha256Hex(data) == record.original { return data }
+        }
+        return nil
+    }
+
     /// The bundle identifier whose launch folder the container holds, when exactly one does.
     private func installedBundleID() -> String? {
         let root = container.appendingPathComponent((osVersion.snapshotFolder(bundleID: "x.y") as NSString).deletingLastPathComponent)
@@ -340,8 +353,10 @@ public struct SnapshotApplier: Sendable {
         let snapshots = manifest?.campaigns.flatMap(\.snapshots) ?? []
         let files = state.files.keys.sorted().compactMap { name -> ApplyReport.File? in
             guard let record = state.files[name] else { return nil }
-            // Campaigns may share an object: the one in force names it first.
-            let holders = manifest?.campaigns.filter { $0.snapshots.contains { $0.object == record.current } } ?? []
+            // Campaigns may share an object: the one in force names it first. A record rebuilt without
+            // its object may still hold one as it is (its container the object's own).
+            let object = record.object ?? record.current
+            let holders = manifest?.campaigns.filter { $0.snapshots.contains { $0.object == object } } ?? []
             let showing =
                 record.current == record.original
                 ? "original"

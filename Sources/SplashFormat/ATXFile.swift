@@ -72,17 +72,30 @@ public struct ATXFile: Equatable, Sendable {
     /// 21-word `HEAD`, `FILL` to byte 256, then `LZFS` (the LZFSE stream's byte count and the stream)
     /// or, with `compressed: false`, `ASTC` (the blocks' byte count and the blocks).
     public init(astc4x4Width width: Int, height: Int, blocks: Data, compressed: Bool = true) {
-        head = Self.launchHead(width: width, height: height)
+        let head = Self.launchHead(width: width, height: height)
         if compressed {
-            let stream = Data(LZFSE.compress([UInt8](blocks)))
-            payload = .lzfse(stream)
-            payloadTag = "LZFS"
-            payloadPrefix = UInt32(clamping: stream.count)
+            self.init(head: head, lzfseStream: Data(LZFSE.compress([UInt8](blocks))))
         } else {
-            payload = .raw(blocks)
-            payloadTag = "ASTC"
-            payloadPrefix = UInt32(clamping: blocks.count)
+            self.init(head: head, rowOrderBlocks: blocks, tag: "ASTC")
         }
+    }
+
+    /// A launch snapshot with these `HEAD` words around an LZFSE stream of ASTC 4×4 blocks (`LZFS`).
+    public init(head: [UInt32], lzfseStream stream: Data) {
+        self.init(head: head, payload: .lzfse(stream), tag: "LZFS", prefix: UInt32(clamping: stream.count))
+    }
+
+    /// A launch snapshot with these `HEAD` words around raw ASTC 4×4 blocks in row order, in a
+    /// payload chunk tagged `tag` (`ASTC` or `astc`).
+    public init(head: [UInt32], rowOrderBlocks blocks: Data, tag: String) {
+        self.init(head: head, payload: .raw(blocks), tag: tag, prefix: UInt32(clamping: blocks.count))
+    }
+
+    private init(head: [UInt32], payload: Payload, tag: String, prefix: UInt32) {
+        self.head = head
+        self.payload = payload
+        payloadTag = tag
+        payloadPrefix = prefix
         chunks = []
     }
 

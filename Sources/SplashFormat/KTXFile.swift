@@ -146,17 +146,24 @@ public struct KTXFile: Equatable, Sendable {
         }
     }
 
-    /// A KTX 1.1 file as iOS 13–16 write launch snapshots: `Compression_APPLE` in the key/value
-    /// data, and a level of 8 bytes (splashgen writes the raw and the compressed byte counts there;
-    /// readers do not rely on them) followed by an LZFSE stream of the ASTC 4×4 blocks.
+    /// A KTX 1.1 file with `Compression_APPLE` in the key/value data, and a level of 8 bytes
+    /// (splashgen writes the raw and the compressed byte counts there; readers do not rely on them)
+    /// followed by an LZFSE stream of the ASTC 4×4 blocks: a layout readers parse (docs/ios-launch-cache.md
+    /// §3), though no iOS release is known to write it for launch snapshots.
     public init(appleCompressedASTC4x4Width width: Int, height: Int, blocks: Data) {
-        let stream = LZFSE.compress([UInt8](blocks))
-        var level = Data()
-        level.appendLittleEndian(UInt32(clamping: blocks.count))
-        level.appendLittleEndian(UInt32(clamping: stream.count))
-        level.append(contentsOf: stream)
+        let level = Self.appleCompressedLevel(blockBytes: blocks.count, stream: Data(LZFSE.compress([UInt8](blocks))))
         self.init(astc4x4Width: width, height: height, blocks: level)
         keyValues = [KeyValue(key: "Compression_APPLE", value: Data())]
+    }
+
+    /// The level of an Apple-compressed file: an 8-byte lead, the blocks' byte count and the
+    /// stream's (little-endian: the one layout splashgen knows), then the LZFSE stream.
+    static func appleCompressedLevel(blockBytes: Int, stream: Data) -> Data {
+        var level = Data()
+        level.appendLittleEndian(UInt32(clamping: blockBytes))
+        level.appendLittleEndian(UInt32(clamping: stream.count))
+        level.append(stream)
+        return level
     }
 
     /// The ASTC 4×4 blocks of the level, decompressed when the file is Apple-compressed; exactly as

@@ -2,26 +2,33 @@ import Foundation
 import SplashApplier
 import SplashFormat
 
-/// What each iOS version writes into a cached launch snapshot, laid out here byte by byte from the
-/// iOS facts (docs/ios-launch-cache.md §3) with the simulator's own code: it never calls splashgen's container
+/// What the OS writes into a cached launch snapshot, laid out here byte by byte from the iOS facts
+/// (docs/ios-launch-cache.md §3) with the simulator's own code: it never calls splashgen's container
 /// writers, so a file the generator or the applier gets wrong is one the simulated OS disagrees with.
-/// Only the LZFSE codec is shared (it is tested against Apple's reference implementation).
-public enum CacheFormat: String, Sendable {
-    /// iOS 16 and later: ATX as device-written launch snapshots hold it (21-word `HEAD`, `FILL` to
+/// Only the LZFSE codec is shared (it is tested against Apple's reference implementation). The
+/// simulated OS reads back only the container it wrote (``CachedFileCheck``).
+public enum CacheFormat: String, Codable, CaseIterable, Sendable {
+    /// iOS 13 and later: ATX as device-written launch snapshots hold it (21-word `HEAD`, `FILL` to
     /// byte 256, `LZFS` with the stream's byte count and an LZFSE stream of ASTC 4×4 blocks, `END `).
     case atx
-    /// iOS 13 to 15: Khronos KTX 1.1 with `Compression_APPLE`, the level LZFSE-compressed.
+    /// Khronos KTX 1.1 with `Compression_APPLE`, the level LZFSE-compressed: no iOS version is known
+    /// to write it for launch snapshots, but readers parse it (§3); only when asked for.
     case appleCompressedKTX = "apple-compressed-ktx"
-    /// iOS 12 and earlier: plain Khronos KTX 1.1 with ASTC 4×4 (no field sample of an iOS 12 file
-    /// was available: the layout the compressed form extends is the modelling choice).
+    /// iOS 12 and earlier: plain Khronos KTX 1.1 with ASTC 4×4. The field still holds such files on
+    /// current phones (§9), so a newer iOS can be asked for it too.
     case ktx
 
-    /// The format an iOS version writes.
+    /// The format an iOS version writes: ATX from iOS 13, KTX before (§3).
     public init(ios: OSVersion) {
-        switch ios.major {
-        case 16...: self = .atx
-        case 13...15: self = .appleCompressedKTX
-        default: self = .ktx
+        self = ios.major >= 13 ? .atx : .ktx
+    }
+
+    /// The container's name, as the simulated OS says it.
+    var name: String {
+        switch self {
+        case .atx: return "ATX"
+        case .appleCompressedKTX: return "KTX 1.1 with Compression_APPLE"
+        case .ktx: return "KTX 1.1"
         }
     }
 

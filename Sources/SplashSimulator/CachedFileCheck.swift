@@ -3,13 +3,17 @@ import SplashFormat
 
 /// The simulated OS's check of a cached launch image before it shows it, written from the
 /// iOS facts (docs/ios-launch-cache.md §3, §4) with the simulator's own parsing: the extension picks the decoder;
-/// a `.ktx` may hold Khronos KTX 1.1 (plain or `Compression_APPLE`), ATX in the layout the OS itself
-/// writes (an 84-byte `HEAD` with depth 1, the `LZFS` count equal to its stream), or PNG (field
-/// reports: content sniffing works); the image must decode and have the screen's pixel size.
+/// a `.ktx` must hold the container the OS wrote for that slot (Khronos KTX 1.1, plain or with
+/// `Compression_APPLE`, or ATX in the layout the OS itself writes: an 84-byte `HEAD` with depth 1,
+/// the `LZFS` count equal to its stream), or PNG (field reports: content sniffing works); the image
+/// must decode and have the screen's pixel size. Another ASTC container than the slot's is thrown
+/// away, as strict as the facts allow: no source says the OS reads one it did not write.
 enum CachedFileCheck {
-    /// What the OS shows for the file `name` holding `data` on a screen of `expected` pixels, or
-    /// why it throws the file away.
-    static func shown(_ data: Data, name: String, expected: (width: Int, height: Int)) -> Result<RGBAImage, SimulatorError> {
+    /// What the OS shows for the file `name` holding `data` on a screen of `expected` pixels, when it
+    /// wrote that slot as `container`, or why it throws the file away.
+    static func shown(
+        _ data: Data, name: String, expected: (width: Int, height: Int), container: CacheFormat
+    ) -> Result<RGBAImage, SimulatorError> {
         let bytes = [UInt8](data)
         let ext = (name as NSString).pathExtension.lowercased()
         let image: RGBAImage
@@ -19,6 +23,10 @@ enum CachedFileCheck {
                 guard let png = OSCodecs.pixels(png: data) else { throw SimulatorError.rejected("does not decode (PNG)") }
                 image = png
             case ("ktx", false):
+                let held = try self.container(of: bytes)
+                guard held == container else {
+                    throw SimulatorError.rejected("holds \(held.name), not the \(container.name) the OS wrote there")
+                }
                 let blocks = try astc(bytes)
                 image = try OSCodecs.pixels(astc: blocks.data, width: blocks.width, height: blocks.height)
             default:
@@ -33,6 +41,19 @@ enum CachedFileCheck {
             return .failure(.rejected("is \(image.width)x\(image.height), not \(expected.width)x\(expected.height)"))
         }
         return .success(image)
+    }
+
+    /// Which container `bytes` are, by their magic (and, for KTX, the `Compression_APPLE` key).
+    static func container(of bytes: [UInt8]) throws(SimulatorError) -> CacheFormat {
+        if bytes.starts(with: [0x41, 0x41, 0x50, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A]) { return .atx }
+        guard bytes.starts(with: [0xAB, 0x4B, 0x54, 0x58, 0x20, 0x31, 0x31, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+            throw .rejected("does not decode (neither KTX nor ATX)")
+        }
+        let keyValueEnd = 64 + Int(OSBytes.u32(bytes, 12 + 4 * 12) ?? 0)
+        let key = Array("Compression_APPLE".utf8) + [0]
+        let keyValues = bytes.count >= keyValueEnd ? Array(bytes[64..<keyValueEnd]) : []
+        let compressed = keyValues.count >= key.count && (0...(keyValues.count - key.count)).contains { keyValues[$0..<$0 + key.count].elementsEqual(key) }
+        return compressed ? .appleCompressedKTX : .ktx
     }
 
     /// The ASTC 4×4 blocks, in row order, of a KTX or ATX file, after the OS's checks.

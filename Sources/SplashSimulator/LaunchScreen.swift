@@ -6,7 +6,7 @@ import SplashFormat
 /// The app's `LaunchScreen.storyboard`, stood for by a campaign file (its layers, backgrounds and
 /// marker colours), as the OS renders and caches it on one screen and iOS version: every variant
 /// the app supports (light only before iOS 13, which has no dark mode), drawn by the simulator's
-/// own ``StoryboardRenderer`` and stored in the iOS version's ``CacheFormat``. The campaign file is
+/// own ``StoryboardRenderer`` and stored in the iOS version's ``CacheFormat`` (or the one asked for). The campaign file is
 /// read through the campaign model (it describes the app); the screen, the art's pixels and the
 /// cached bytes are the simulator's own.
 struct LaunchScreen {
@@ -16,7 +16,9 @@ struct LaunchScreen {
     let variants: [SpringBoardModel.Variant]
     private let storyboard: StoryboardRenderer
 
-    init(campaignAt url: URL, device name: String, ios: OSVersion, interfaceStyle: InterfaceStyle = .automatic) throws {
+    init(
+        campaignAt url: URL, device name: String, ios: OSVersion, interfaceStyle: InterfaceStyle = .automatic, format: CacheFormat? = nil
+    ) throws {
         let screen = try PhoneScreen.named(name)
         let campaign = try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: url.lastPathComponent)
         var art: [String: RGBAImage] = [:]
@@ -28,7 +30,7 @@ struct LaunchScreen {
         }
         self.campaign = campaign
         self.screen = screen
-        format = CacheFormat(ios: ios)
+        self.format = format ?? CacheFormat(ios: ios)
         let appearances: [Appearance]
         switch (ios.major >= 13, interfaceStyle) {
         case (false, _), (true, .light): appearances = [.light]

@@ -57,20 +57,22 @@ public struct SandboxSimulator {
     private func launchScreen(_ model: SpringBoardModel) throws -> LaunchScreen {
         try LaunchScreen(
             campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model),
-            interfaceStyle: model.interfaceStyle ?? .automatic)
+            interfaceStyle: model.interfaceStyle ?? .automatic, format: model.cacheFormat)
     }
 
     /// Installs the app afresh (an empty container), rendering and caching its launch screen.
     /// `zoomed` installs on the device's Display Zoom screen; `leftovers` names a campaign file whose
     /// render another library (LLDynamicLaunchScreen and the like) left behind as PNG bytes in the
-    /// cache's `.ktx` names. A folder that holds anything but a sandbox this simulator made is refused.
+    /// cache's `.ktx` names; `cacheFormat` caches in another container than the iOS version's own.
+    /// A folder that holds anything but a sandbox this simulator made is refused.
     public func install(
         launchScreen: URL, version: String, build: String, device: String, ios: String, zoomed: Bool = false,
-        blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic
+        blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic, cacheFormat: CacheFormat? = nil
     ) throws -> SpringBoardModel {
         guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
         let device = zoomed ? try PhoneScreen.named(device).zoomed().name : device
-        let storyboard = try LaunchScreen(campaignAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle)
+        let storyboard = try LaunchScreen(
+            campaignAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle, format: cacheFormat)
         let fm = FileManager.default
         if let entries = try? fm.contentsOfDirectory(atPath: root.path), !entries.isEmpty {
             guard fm.fileExists(atPath: modelURL.path) else { throw SimulatorError.notASandbox(root.path) }
@@ -83,7 +85,8 @@ public struct SandboxSimulator {
             bundleID: storyboard.campaign.app.bundleID, version: version, build: build,
             launchScreen: launchScreen.standardizedFileURL.path, device: device, ios: ios,
             appearance: .light, orientation: .portrait, blackRender: blackRender,
-            interfaceStyle: interfaceStyle == .automatic ? nil : interfaceStyle, variants: [:], launches: 0)
+            interfaceStyle: interfaceStyle == .automatic ? nil : interfaceStyle,
+            cacheFormat: cacheFormat == CacheFormat(ios: os) ? nil : cacheFormat, variants: [:], launches: 0)
         try render(&model, storyboard: storyboard, only: nil)
         if let leftovers { try leaveLeftovers(of: leftovers, model: model) }
         try model.save(modelURL)
@@ -168,7 +171,7 @@ public struct SandboxSimulator {
         var shown: (name: String, data: Data, image: RGBAImage)?
         if let name = model.variants.first(where: { $0.value == variant })?.key {
             let data = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
-            switch CachedFileCheck.shown(data, name: name, expected: storyboard.pixels(variant)) {
+            switch CachedFileCheck.shown(data, name: name, expected: storyboard.pixels(variant), container: storyboard.format) {
             case .success(let image): shown = (name, data, image)
             case .failure(let reason): regeneration = "\(name) \(reason)"
             }
@@ -182,7 +185,7 @@ public struct SandboxSimulator {
             try render(&model, storyboard: storyboard, only: rejected ? nil : variant)
             guard let name = model.variants.first(where: { $0.value == variant })?.key else { throw SimulatorError.rejected("no render of \(variant)") }
             let data = try Data(contentsOf: folder.appendingPathComponent(name))
-            shown = (name, data, try CachedFileCheck.shown(data, name: name, expected: storyboard.pixels(variant)).get())
+            shown = (name, data, try CachedFileCheck.shown(data, name: name, expected: storyboard.pixels(variant), container: storyboard.format).get())
         }
         guard let shown else { throw SimulatorError.rejected("nothing shown") }
         model.launches += 1

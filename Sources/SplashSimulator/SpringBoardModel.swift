@@ -25,6 +25,9 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
     public var blackRender: Bool
     /// The app's `UIUserInterfaceStyle`: a light-only or dark-only app gets only that style's snapshots.
     public var interfaceStyle: InterfaceStyle? = nil
+    /// The container the OS caches launch images in, when asked for one other than the iOS
+    /// version's own (the field holds KTX on current phones too).
+    public var cacheFormat: CacheFormat? = nil
     /// Which cached file is which variant: the table the app cannot read.
     public var variants: [String: Variant]
     /// Launches so far.

@@ -40,8 +40,12 @@ struct SimCommand: AsyncParsableCommand {
         @Option(help: "A catalogue device name.", completion: .custom(Splashgen.deviceNames)) var device = "iPhone 15"
         @Option(
             help:
-                "The iOS version: 17 and later cache ATX files (LZFSE), 13 to 16 Apple-compressed KTX, 12 and earlier plain KTX in Library/Caches, light only.")
+                "The iOS version: 13 and later cache ATX files (LZFSE), 12 and earlier plain KTX in Library/Caches, light only.")
         var ios = "17.0"
+        @Option(
+            help:
+                "Cache in this container instead of the iOS version's own (atx, ktx, apple-compressed-ktx): the field holds KTX files on current phones too.")
+        var cacheFormat: CacheFormat?
         @Flag(help: "Install on the device's Display Zoom screen (smaller points, same scale).") var zoomed = false
         @Flag(help: "Reproduce the black launch screen: image views render solid black.") var blackRender = false
         @Option(help: "Leave another library's leftovers: the cache holds PNG renders of this campaign file in its .ktx names.")
@@ -55,7 +59,7 @@ struct SimCommand: AsyncParsableCommand {
                     launchScreen: try launchScreen.map { URL(fileURLWithPath: $0) } ?? SandboxSimulator.defaultLaunchScreen, version: app.version ?? "1.0",
                     build: app.build ?? "1",
                     device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
-                    leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style)
+                    leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style, cacheFormat: cacheFormat)
             }
         }
     }
@@ -169,3 +173,5 @@ struct SimCommand: AsyncParsableCommand {
 
 extension Appearance: ExpressibleByArgument {}
 extension Orientation: ExpressibleByArgument {}
+
+extension CacheFormat: ExpressibleByArgument {}

@@ -25,6 +25,10 @@ import Testing
 
     static func hash(_ text: String) -> String { sha256Hex(Data(text.utf8)) }
 
+    /// Every file's original, as the planner reads it to learn its container: ATX in the launch
+    /// layout (the bytes' hash is the executor's business, not the planner's).
+    static func launchOriginal(_ name: String) -> Data? { ATXFile(astc4x4Width: 4, height: 4, blocks: Data(count: 16)).serialized() }
+
     static func state(_ files: [String: ApplierState.FileRecord]) -> ApplierState {
         ApplierState(
             key: .init(version: "5.2", build: "100", fingerprint: hash("names")), bundleID: "com.example.shop",
@@ -65,7 +69,7 @@ import Testing
                 "a": Self.record(828, 1792, .light),  // replaced
                 "b": Self.record(1792, 828, .dark),  // replaced by the landscape dark one
                 "c": Self.record(828, 1792, .light, current: light),  // already right: no change
-            ]), campaign: campaign, bundle: bundle, restoring: false)
+            ]), campaign: campaign, bundle: bundle, restoring: false, original: Self.launchOriginal)
         #expect(plan.changes.map(\.name) == ["a", "b"])
         #expect(plan.changes.map(\.target) == [light, dark])
         #expect(plan.changes.map { $0.snapshot?.object } == [light, dark])
@@ -77,7 +81,8 @@ import Testing
         let (bundle, campaign) = try Self.bundle([(Self.phone, .portrait, .light)])
         let replaced = Self.record(828, 1792, .light, current: campaign.snapshots[0].object)
         for (inForce, restoring) in [(campaign, true), (nil, false)] as [(Manifest.Campaign?, Bool)] {
-            let plan = try ApplyPlanner.plan(Self.state(["a": replaced]), campaign: inForce, bundle: bundle, restoring: restoring)
+            let plan = try ApplyPlanner.plan(
+                Self.state(["a": replaced]), campaign: inForce, bundle: bundle, restoring: restoring, original: Self.launchOriginal)
             #expect(plan.changes.map(\.name) == ["a"])
             #expect(plan.changes.first?.target == Self.hash("original"))
             #expect(plan.changes.first?.snapshot == nil, "an original comes from the backup, not the bundle")
@@ -91,7 +96,7 @@ import Testing
                 "dark": Self.record(828, 1792, .dark),  // the screen, not the appearance
                 "land": Self.record(1792, 828, .light),  // the screen, not the orientation
                 "zoom": Self.record(750, 1624, .light),  // another screen: iPhone XR zoomed
-            ]), campaign: campaign, bundle: bundle, restoring: false, screenScale: 2)
+            ]), campaign: campaign, bundle: bundle, restoring: false, screenScale: 2, original: Self.launchOriginal)
         #expect(plan.changes.isEmpty, "no file gets another screen's snapshot")
         #expect(plan.problems.map(\.code) == [.missingSnapshot, .missingSnapshot, .missingSnapshot])
         #expect(plan.problems.map(\.file) == ["dark", "land", "zoom"])
@@ -110,7 +115,7 @@ import Testing
                 "guess": Self.record(828, 1792, .light, by: .luminance),
                 "lost": Self.record(828, 1792, nil, by: .undecodable, current: Self.hash("something else")),
                 "odd": Self.record(828, 1792, nil, by: .luminance),
-            ]), campaign: campaign, bundle: bundle, restoring: false)
+            ]), campaign: campaign, bundle: bundle, restoring: false, original: Self.launchOriginal)
         #expect(plan.changes.map(\.name) == ["guess"], "a guess still applies; an unknown file keeps what it holds, original or not")
         #expect(plan.problems.map(\.code) == [.appearanceGuessed, .undecodable, .appearanceUnknown])
         #expect(plan.notes["lost"] != nil && plan.notes["odd"] != nil)
@@ -123,7 +128,7 @@ import Testing
         let (bundle, campaign) = try Self.bundle([(screen, .portrait, .light)])
         let plan = try ApplyPlanner.plan(
             Self.state(["wide": Self.record(1180, 2556, .light), "wider": Self.record(1181, 2556, .light)]),
-            campaign: campaign, bundle: bundle, restoring: false)
+            campaign: campaign, bundle: bundle, restoring: false, original: Self.launchOriginal)
         #expect(plan.changes.map(\.name) == ["wide"])
         #expect(plan.state.files["wide"]?.width == 1179, "the record takes the screen's size")
         #expect(plan.problems.map(\.file) == ["wider"])
@@ -134,11 +139,13 @@ import Testing
         let object = bundle.root.appendingPathComponent("objects/" + campaign.snapshots[0].object)
         try Data("short".utf8).write(to: object)
         #expect(throws: ApplierError.self) {
-            try ApplyPlanner.plan(Self.state(["a": Self.record(828, 1792, .light)]), campaign: campaign, bundle: bundle, restoring: false)
+            try ApplyPlanner.plan(
+                Self.state(["a": Self.record(828, 1792, .light)]), campaign: campaign, bundle: bundle, restoring: false, original: Self.launchOriginal)
         }
         try FileManager.default.removeItem(at: object)
         #expect(throws: ApplierError.self) {
-            try ApplyPlanner.plan(Self.state(["a": Self.record(828, 1792, .light)]), campaign: campaign, bundle: bundle, restoring: false)
+            try ApplyPlanner.plan(
+                Self.state(["a": Self.record(828, 1792, .light)]), campaign: campaign, bundle: bundle, restoring: false, original: Self.launchOriginal)
         }
     }
 
@@ -162,5 +169,42 @@ import Testing
         let why = ApplyPlanner.notShown(manifest, inForce: inForce, at: date, appVersion: version).first { $0.campaign == "sale" }
         #expect(why?.reason.rawValue == reason)
         #expect(why?.message == message)
+    }
+
+    /// A replacement takes its original's container, read from the original (issue 25): an original
+    /// splashgen cannot write again exactly keeps the file as it is, or brings the original back, and
+    /// is reported by name; one that cannot be read leaves the file as it is; a file already holding
+    /// the object (recorded) is not changed again.
+    @Test func aReplacementTakesItsOriginalsContainerOrTheFileIsLeftTheOSs() throws {
+        let (bundle, campaign) = try Self.bundle([(Self.phone, .portrait, .light)])
+        let object = campaign.snapshots[0].object
+        let framed = Self.hash("the object in the original's container")
+        var showing = Self.record(828, 1792, .light, current: framed)
+        showing.object = object
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 40))
+        let originals: [String: Data] = [
+            "atx": ATXFile(astc4x4Width: 4, height: 4, blocks: Data(count: 16)).serialized(),
+            "ktx": KTXFile(astc4x4Width: 4, height: 4, blocks: Data(count: 16)).serialized(),
+            "png": png, "old": png,
+        ]
+        let plan = try ApplyPlanner.plan(
+            Self.state([
+                "atx": Self.record(828, 1792, .light), "ktx": Self.record(828, 1792, .light),
+                "png": Self.record(828, 1792, .light),  // the OS's own PNG: kept
+                "old": Self.record(828, 1792, .light, current: object),  // an older applier's ATX over it: the original comes back
+                "lost": Self.record(828, 1792, .light, current: Self.hash("something")),  // no original to read
+                "showing": showing,  // already holds the object, framed
+            ]), campaign: campaign, bundle: bundle, restoring: false, original: { originals[$0] ?? ($0 == "showing" ? originals["atx"] : nil) })
+        #expect(plan.changes.map(\.name) == ["atx", "ktx", "old"])
+        #expect(plan.changes.map { $0.snapshot?.object } == [object, object, nil])
+        #expect(
+            plan.changes.map(\.framing) == [
+                .atx(head: ATXFile.launchHead(width: 4, height: 4), payload: "LZFS"), .ktx(try KTXFile(parsing: originals["ktx"]!, includingLevel: false)), nil,
+            ])
+        #expect(plan.changes.last?.target == Self.hash("original"), "the original comes back over a container it never had")
+        #expect(plan.problems.map(\.code) == [.originalLost, .containerUnsupported, .containerUnsupported])
+        #expect(plan.problems.map(\.file) == ["lost", "old", "png"])
+        #expect(plan.problems[2].message == "the original holds PNG, a container splashgen cannot write again exactly; left as the OS wrote it")
+        #expect(plan.notes["png"] != nil && plan.notes["lost"] != nil && plan.notes["old"] == nil)
     }
 }

@@ -193,7 +193,11 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
         .union(
             try Manifest.decode(from: Data(contentsOf: Bundles.double11OldPhone.get().appendingPathComponent("manifest.json")))
                 .campaigns.flatMap { $0.snapshots.map(\.object) })
-        let known = Set(originals.values.map(sha256Hex)).union(objects)
+        // Whole files only: the originals, the campaign objects, what the cache held before the run,
+        // and what the uninterrupted run put there (each object's picture in its original's container).
+        // (A cleared folder holds none.)
+        let known = Set(originals.values.map(sha256Hex)).union(objects).union(((try? installed.cachedFiles()) ?? [:]).values.map(sha256Hex))
+            .union(((try? reference.cachedFiles()) ?? [:]).values.map(sha256Hex))
         var kills = 0, insideWrites = 0, torn = 0
         cuts: for n in 0..<400 {
             for inside in [false, true] {
@@ -213,7 +217,7 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
                     torn += faults.torn
                 }
                 let n = "\(n)\(inside ? " (inside a write)" : "")"
-                // Killed: every cached file is its original or a campaign object, never a torn file.
+                // Killed: every cached file is its original or a replacement whole, never a torn file.
                 for (name, data) in (try? sim.cachedFiles()) ?? [:] {
                     #expect(known.contains(sha256Hex(data)), "\(scenario), killed after \(n): \(name) is torn")
                 }

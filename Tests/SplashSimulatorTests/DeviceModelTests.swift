@@ -59,12 +59,12 @@ import Testing
         let launch = try LaunchScreen(campaignAt: Repo.campaign("default.yaml"), device: "iPhone 8", ios: try #require(OSVersion("17.0")))
         let good = [UInt8](try launch.render(portraitLight, black: false, encoder: OSCodecs.ASTCEncoder()))
         let size = (width: 750, height: 1334)
-        #expect(throws: Never.self) { try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: size).get() }
+        #expect(throws: Never.self) { try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: size, container: .atx).get() }
         // Depth 0, as the eleven-word reading of forensic tools assumed (word 8, bytes 48–51).
         var depthZero = good
         depthZero[48] = 0
         #expect(throws: SimulatorError.rejected("does not decode (ATX HEAD is not a 2D ASTC 4x4 image of depth 1)")) {
-            try CachedFileCheck.shown(Data(depthZero), name: "A@2x.ktx", expected: size).get()
+            try CachedFileCheck.shown(Data(depthZero), name: "A@2x.ktx", expected: size, container: .atx).get()
         }
         // A 44-byte HEAD (eleven words) and no FILL.
         var eleven: [UInt8] = Array(good[0..<8])
@@ -72,22 +72,39 @@ import Testing
         eleven += good[12..<60]
         eleven += good[244...]
         #expect(throws: SimulatorError.rejected("does not decode (ATX HEAD of 44 bytes, not 84)")) {
-            try CachedFileCheck.shown(Data(eleven), name: "A@2x.ktx", expected: size).get()
+            try CachedFileCheck.shown(Data(eleven), name: "A@2x.ktx", expected: size, container: .atx).get()
         }
         // The LZFS count holding the blocks' byte count instead of the stream's.
         var blockCount = good
         let blockBytes = 188 * 334 * 16
         blockCount.replaceSubrange(252..<256, with: (0..<4).map { UInt8(blockBytes >> (8 * $0) & 0xFF) })
         #expect(throws: SimulatorError.rejected("does not decode (LZFS count is not its stream's length)")) {
-            try CachedFileCheck.shown(Data(blockCount), name: "A@2x.ktx", expected: size).get()
+            try CachedFileCheck.shown(Data(blockCount), name: "A@2x.ktx", expected: size, container: .atx).get()
         }
         #expect(throws: SimulatorError.rejected("is 750x1334, not 1334x750")) {
-            try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: (1334, 750)).get()
+            try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: (1334, 750), container: .atx).get()
         }
-        #expect(throws: SimulatorError.rejected("does not decode")) { try CachedFileCheck.shown(Data(good), name: "A@2x.jpeg", expected: size).get() }
+        #expect(throws: SimulatorError.rejected("does not decode")) {
+            try CachedFileCheck.shown(Data(good), name: "A@2x.jpeg", expected: size, container: .atx).get()
+        }
+        // A whole, decodable ATX where the OS wrote KTX (or the other way) is not what it reads back there.
+        #expect(throws: SimulatorError.rejected("holds ATX, not the KTX 1.1 the OS wrote there")) {
+            try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: size, container: .ktx).get()
+        }
+        let ktx = try LaunchScreen(
+            campaignAt: Repo.campaign("default.yaml"), device: "iPhone 8", ios: try #require(OSVersion("17.0")), format: .appleCompressedKTX)
+        let appleKTX = try ktx.render(portraitLight, black: false, encoder: OSCodecs.ASTCEncoder())
+        #expect(throws: Never.self) { try CachedFileCheck.shown(appleKTX, name: "A@2x.ktx", expected: size, container: .appleCompressedKTX).get() }
+        #expect(throws: SimulatorError.rejected("holds KTX 1.1 with Compression_APPLE, not the ATX the OS wrote there")) {
+            try CachedFileCheck.shown(appleKTX, name: "A@2x.ktx", expected: size, container: .atx).get()
+        }
+        #expect(throws: SimulatorError.rejected("holds KTX 1.1 with Compression_APPLE, not the KTX 1.1 the OS wrote there")) {
+            try CachedFileCheck.shown(appleKTX, name: "A@2x.ktx", expected: size, container: .ktx).get()
+        }
     }
 
-    @Test(arguments: [("17.0", SnapshotContent.atx, true), ("16.4", .atx, true), ("15.4", .ktx, true), ("12.4", .ktx, false)])
+    /// ATX from iOS 13, plain KTX before (docs/ios-launch-cache.md §3).
+    @Test(arguments: [("17.0", SnapshotContent.atx, true), ("16.4", .atx, true), ("15.4", .atx, true), ("13.0", .atx, true), ("12.4", .ktx, false)])
     func eachIOSVersionWritesItsOwnFormatInItsOwnFolder(_ ios: String, _ content: SnapshotContent, _ hasDark: Bool) throws {
         let device = ios == "12.4" ? "iPhone 8" : "iPhone 15"
         let sim = SandboxSimulator(root: try Installed.install(device: device, ios: ios))
@@ -97,9 +114,7 @@ import Testing
         #expect(Set(model.variants.values.map(\.appearance)) == (hasDark ? [.light, .dark] : [.light]), "no dark mode before iOS 13")
         for (name, data) in try sim.cachedFiles() {
             #expect(SnapshotContent(sniffing: data) == content, "\(name)")
-            if content == .ktx {
-                #expect(try KTXFile(parsing: data).isAppleCompressed == (ios == "15.4"), "Compression_APPLE from iOS 13 to 15")
-            }
+            if content == .ktx { #expect(try !KTXFile(parsing: data).isAppleCompressed, "plain KTX 1.1 before iOS 13") }
         }
     }
 

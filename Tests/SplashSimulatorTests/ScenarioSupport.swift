@@ -47,19 +47,21 @@ enum Installed {
 
     static func install(
         launchScreen: String = "default.yaml", device: String = "iPhone 15", ios: String, zoomed: Bool = false,
-        blackRender: Bool = false, leftovers: URL? = nil
+        blackRender: Bool = false, leftovers: URL? = nil, cacheFormat: CacheFormat? = nil
     ) throws -> URL {
-        try install(launchScreen: Repo.campaign(launchScreen), device: device, ios: ios, zoomed: zoomed, blackRender: blackRender, leftovers: leftovers)
+        try install(
+            launchScreen: Repo.campaign(launchScreen), device: device, ios: ios, zoomed: zoomed, blackRender: blackRender, leftovers: leftovers,
+            cacheFormat: cacheFormat)
     }
 
     static func install(
         launchScreen: URL, device: String = "iPhone 15", ios: String, zoomed: Bool = false,
-        blackRender: Bool = false, leftovers: URL? = nil
+        blackRender: Bool = false, leftovers: URL? = nil, cacheFormat: CacheFormat? = nil
     ) throws -> URL {
         let root = temporaryFolder("installed")
         _ = try SandboxSimulator(root: root).install(
             launchScreen: launchScreen, version: "5.2", build: "100", device: device, ios: ios,
-            zoomed: zoomed, blackRender: blackRender, leftovers: leftovers)
+            zoomed: zoomed, blackRender: blackRender, leftovers: leftovers, cacheFormat: cacheFormat)
         return root
     }
 }
@@ -100,6 +102,13 @@ func object(in bundle: URL, _ variant: SpringBoardModel.Variant, pixels: Manifes
     let portrait = Manifest.Size(width: min(pixels.width, pixels.height), height: max(pixels.width, pixels.height))
     let size = variant.orientation == .portrait ? portrait : Manifest.Size(width: portrait.height, height: portrait.width)
     return manifest.campaigns[0].snapshots.first { $0.pixels == size && $0.appearance == variant.appearance }!.object
+}
+
+/// The ASTC 4×4 blocks of the campaign object `object(in:_:pixels:)` names: the picture a replacement
+/// must carry, whatever container it is framed in.
+func objectBlocks(in bundle: URL, _ variant: SpringBoardModel.Variant, pixels: Manifest.Size) throws -> Data {
+    let name = try object(in: bundle, variant, pixels: pixels)
+    return try SnapshotHeader.astcBlocks(of: Data(contentsOf: bundle.appendingPathComponent("objects/" + name))).blocks
 }
 
 let iPhone15 = Manifest.Size(width: 1179, height: 2556)

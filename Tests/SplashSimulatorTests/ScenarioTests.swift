@@ -64,13 +64,18 @@ import Testing
         }
         let originals = try sim.cachedFiles()
         #expect(originals.values.allSatisfy { $0.count > 3_000_000 }, "raw blocks: one byte a pixel")
-        let campaign = try object(in: bundle, portraitLight, pixels: iPhone15)
 
         let first = try sim.launch(bundle: bundle, now: opening)
         #expect(first.regenerated == nil, "the OS reads a raw ASTC payload")
         #expect(first.appReport?.files.map(\.action) == [.replaced, .replaced, .replaced, .replaced])
         #expect(first.appReport?.files.allSatisfy { $0.decidedBy == .marker } == true)
-        #expect(try sim.launch(bundle: bundle, now: during).contentHash == campaign)
+        // Each replacement is the original with only its picture changed: the raw ASTC payload, in
+        // row order, now holding the campaign's blocks.
+        let shown = try sim.launch(bundle: bundle, now: during)
+        let held = try ATXFile(parsing: try #require(try sim.cachedFiles()[shown.file]))
+        let was = try ATXFile(parsing: try #require(originals[shown.file]))
+        #expect(held.payloadTag == "ASTC" && held.head == was.head)
+        #expect(try held.astcBlocks() == (try objectBlocks(in: bundle, portraitLight, pixels: iPhone15)))
         let ended = try sim.launch(bundle: bundle, now: after)
         #expect(ended.appReport?.files.map(\.action) == [.restored, .restored, .restored, .restored])
         #expect(try sim.cachedFiles() == originals)
@@ -149,6 +154,8 @@ import Testing
         #expect(blackWhereWhite(repaired.image) == 0)
     }
 
+    /// iOS 12 caches plain KTX, in a folder it will not let the app write in place: the campaign
+    /// goes in as plain KTX (docs/ios-launch-cache.md §3), and the originals come back byte for byte.
     @Test func onIOS12TheCacheCannotBeWrittenInPlace() throws {
         let bundle = try Bundles.double11OldPhone.get()
         let sim = SandboxSimulator(root: try Installed.install(device: "iPhone 8", ios: "12.4"))
@@ -157,25 +164,72 @@ import Testing
         let first = try sim.launch(bundle: bundle, now: opening)
         #expect(first.appReport?.folder == "Library/Caches/Snapshots/com.example.shop")
         #expect(first.refusedWrites.isEmpty, "the applier moves the folder out, edits it and moves it back")
-        let campaign = try object(in: bundle, portraitLight, pixels: Manifest.Size(width: 750, height: 1334))
-        #expect(try sim.launch(bundle: bundle, now: during).contentHash == campaign)
+        let shown = try sim.launch(bundle: bundle, now: during)
+        #expect(shown.regenerated == nil, "the OS read back the replacement")
+        let held = try #require(try sim.cachedFiles()[shown.file])
+        #expect(SnapshotContent(sniffing: held) == .ktx && (try? KTXFile(parsing: held).isAppleCompressed) == false, "plain KTX over plain KTX")
+        #expect(
+            try SnapshotHeader.astcBlocks(of: held).blocks == (try objectBlocks(in: bundle, portraitLight, pixels: Manifest.Size(width: 750, height: 1334))))
         let ended = try sim.launch(bundle: bundle, now: after)
         #expect(ended.refusedWrites.isEmpty)
         #expect(try sim.cachedFiles() == originals)
         #expect(try sim.model().variants.values.allSatisfy { $0.appearance == .light }, "no dark mode before iOS 13")
     }
 
-    @Test func onIOS15TheAppleCompressedKTXCacheIsSwappedAndRestored() throws {
+    /// A KTX cache on a current iOS (the field holds such files, §9): every replacement is KTX of the
+    /// same kind, carrying the campaign's blocks, and the OS reads it back; never ATX over KTX. After
+    /// the campaign, the originals come back byte for byte.
+    @Test(arguments: [CacheFormat.ktx, .appleCompressedKTX])
+    func aKTXCacheGetsTheCampaignInKTX(_ format: CacheFormat) throws {
         let bundle = try Bundles.double11.get()
-        let sim = SandboxSimulator(root: try Installed.install(ios: "15.4"))
+        let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", cacheFormat: format))
         let originals = try sim.cachedFiles()
-        #expect(originals.values.allSatisfy { (try? KTXFile(parsing: $0).isAppleCompressed) == true })
-        _ = try sim.launch(bundle: bundle, now: opening)
+        let compressed = format == .appleCompressedKTX
+        #expect(originals.values.allSatisfy { (try? KTXFile(parsing: $0).isAppleCompressed) == compressed })
+        let first = try sim.launch(bundle: bundle, now: opening)
+        #expect(first.appReport?.problems == [])
         for appearance in Appearance.allCases {
             _ = try sim.set(appearance: appearance)
             let variant = SpringBoardModel.Variant(orientation: .portrait, appearance: appearance)
-            #expect(try sim.launch(bundle: bundle, now: during).contentHash == (try object(in: bundle, variant, pixels: iPhone15)))
+            let shown = try sim.launch(bundle: bundle, now: during)
+            #expect(shown.regenerated == nil, "\(variant): the OS read back the replacement")
+            let held = try #require(try sim.cachedFiles()[shown.file])
+            #expect((try? KTXFile(parsing: held).isAppleCompressed) == compressed, "\(variant): the original's container")
+            #expect(try SnapshotHeader.astcBlocks(of: held).blocks == (try objectBlocks(in: bundle, variant, pixels: iPhone15)), "\(variant)")
         }
+        #expect(try sim.cachedFiles().values.allSatisfy { SnapshotContent(sniffing: $0) == .ktx }, "no file that held KTX holds ATX")
+        _ = try sim.launch(bundle: bundle, now: after)
+        #expect(try sim.cachedFiles() == originals)
+    }
+
+    /// ATX originals whose unnamed HEAD words differ from splashgen's own (field files hold 0 or 1 in
+    /// word 13, and 1,5 or 4,1 or 3,5 in words 19 and 20): each replacement keeps them, carries the
+    /// campaign's blocks, and the originals come back byte for byte.
+    @Test func unusualATXHeadWordsAreKept() throws {
+        let bundle = try Bundles.double11.get()
+        let root = try Installed.install(ios: "17.0")
+        let sim = SandboxSimulator(root: root)
+        let folder = try sim.snapshotFolder(sim.model())
+        for (index, (name, data)) in try sim.cachedFiles().sorted(by: { $0.key < $1.key }).enumerated() {
+            var bytes = [UInt8](data)
+            // HEAD's words start at byte 16 (magic 8, chunk length 4, tag 4).
+            let words: [(Int, UInt32)] = [(13, UInt32(index % 2)), (19, index < 2 ? 4 : 3), (20, index < 2 ? 1 : 5)]
+            for (word, value) in words {
+                bytes.replaceSubrange((16 + 4 * word)..<(20 + 4 * word), with: (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) })
+            }
+            try Data(bytes).write(to: folder.appendingPathComponent(name))
+        }
+        let originals = try sim.cachedFiles()
+        _ = try sim.launch(bundle: bundle, now: opening)
+        let replaced = try sim.cachedFiles()
+        for (name, original) in originals {
+            let held = try #require(replaced[name])
+            #expect(held != original, "\(name) was replaced")
+            #expect(try ATXFile(parsing: held).head == (try ATXFile(parsing: original).head), "\(name): every HEAD word kept")
+        }
+        let shown = try sim.launch(bundle: bundle, now: during)
+        #expect(shown.regenerated == nil)
+        #expect(try SnapshotHeader.astcBlocks(of: try #require(replaced[shown.file])).blocks == (try objectBlocks(in: bundle, portraitLight, pixels: iPhone15)))
         _ = try sim.launch(bundle: bundle, now: after)
         #expect(try sim.cachedFiles() == originals)
     }
