@@ -150,7 +150,7 @@ public struct SnapshotApplier: Sendable {
                 problems: problems, notShown: notShown)
         }
 
-        let found = records(survey, manifest: manifest, marker: (campaign ?? manifest?.campaigns.first)?.marker, fromBackupsOnly: mode == .restoreFromBackups)
+        let found = records(survey, manifest: manifest, marker: manifest?.app.marker, fromBackupsOnly: mode == .restoreFromBackups)
         problems += found.problems
         var plan =
             found.clearFolder

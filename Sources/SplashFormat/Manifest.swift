@@ -4,8 +4,10 @@ import Foundation
 /// appearance, for which app and schedule. Written by `splashgen build`, read by the applier.
 public struct Manifest: Codable, Equatable, Sendable {
     /// The newest manifest schema this code reads and the one it writes. Schema 2 added seasons:
-    /// campaign priorities and version ranges, open-ended schedules, the publish serial.
-    public static let currentSchema = 2
+    /// campaign priorities and version ranges, open-ended schedules, the publish serial. Schema 3
+    /// moved the marker from each campaign to the app (it is the app's storyboard's, one for every
+    /// campaign); schemas 1 and 2 are still read, their campaigns' markers as the app's when they agree.
+    public static let currentSchema = 3
 
     /// Schema version of this manifest.
     public var schema: Int
@@ -32,16 +34,20 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var minVersion: String?
         /// Highest `CFBundleShortVersionString` every campaign applies to (inclusive), if any (schema 1).
         public var maxVersion: String?
+        /// The app's storyboard marker, which tells the OS's light renders from its dark ones (every
+        /// manifest from schema 3 has it; read from the campaigns of older ones).
+        public var marker: Marker?
 
         private enum CodingKeys: String, CodingKey {
-            case bundleID = "bundle_id", minVersion = "min_version", maxVersion = "max_version"
+            case bundleID = "bundle_id", minVersion = "min_version", maxVersion = "max_version", marker
         }
 
         /// Makes an app description.
-        public init(bundleID: String, minVersion: String? = nil, maxVersion: String? = nil) {
+        public init(bundleID: String, minVersion: String? = nil, maxVersion: String? = nil, marker: Marker? = nil) {
             self.bundleID = bundleID
             self.minVersion = minVersion
             self.maxVersion = maxVersion
+            self.marker = marker
         }
     }
 
@@ -55,8 +61,6 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var grey: Bool
         /// How the snapshot objects are encoded.
         public var encoding: SnapshotEncoding
-        /// The storyboard's bottom-right marker colours, which tell light from dark.
-        public var marker: Marker
         /// One entry per (screen size, orientation, appearance).
         public var snapshots: [Snapshot]
         /// Of the campaigns in force at one instant, the highest priority is shown (a day of mourning
@@ -68,20 +72,19 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var maxVersion: String?
 
         private enum CodingKeys: String, CodingKey {
-            case id, schedule, grey, encoding, marker, snapshots, priority
+            case id, schedule, grey, encoding, snapshots, priority
             case minVersion = "min_version", maxVersion = "max_version"
         }
 
         /// Makes a campaign entry.
         public init(
-            id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, marker: Marker, snapshots: [Snapshot],
+            id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, snapshots: [Snapshot],
             priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil
         ) {
             self.id = id
             self.schedule = schedule
             self.grey = grey
             self.encoding = encoding
-            self.marker = marker
             self.snapshots = snapshots
             self.priority = priority
             self.minVersion = minVersion
@@ -95,7 +98,6 @@ public struct Manifest: Codable, Equatable, Sendable {
             schedule = try keys.decode(Schedule.self, forKey: .schedule)
             grey = try keys.decode(Bool.self, forKey: .grey)
             encoding = try keys.decode(SnapshotEncoding.self, forKey: .encoding)
-            marker = try keys.decode(Marker.self, forKey: .marker)
             snapshots = try keys.decode([Snapshot].self, forKey: .snapshots)
             priority = try keys.decodeIfPresent(Int.self, forKey: .priority) ?? 0
             minVersion = try keys.decodeIfPresent(String.self, forKey: .minVersion)
@@ -149,6 +151,18 @@ public struct Manifest: Codable, Equatable, Sendable {
             self.light = light
             self.dark = dark
             self.size = size
+        }
+
+        /// What makes this marker one no storyboard has: a colour that is not `#RRGGBB` (which would
+        /// leave every file to a luminance guess, silently), one colour for both appearances, or a
+        /// size out of 1...16.
+        var problem: String? {
+            for (key, colour) in [("light", light), ("dark", dark)] where RGBAColor(hex: colour) == nil {
+                return "\(key) \"\(colour.prefix(16))\" is not a colour as #RRGGBB"
+            }
+            if RGBAColor(hex: light) == RGBAColor(hex: dark) { return "light and dark are the same colour, \(light)" }
+            guard (1...16).contains(size) else { return "size \(size) is out of range 1...16" }
+            return nil
         }
     }
 
@@ -224,6 +238,36 @@ public struct Manifest: Codable, Equatable, Sendable {
         self.campaigns = campaigns
         self.serial = serial
     }
+
+    private enum CodingKeys: String, CodingKey { case schema, generator, app, campaigns, serial, screen }
+
+    /// A campaign of schema 1 or 2, as far as its marker goes.
+    private struct CampaignMarker: Decodable { var marker: Marker? }
+
+    /// Reads a manifest. Schemas 1 and 2 kept the marker in each campaign: the app's marker is theirs
+    /// when they agree, and a manifest whose campaigns disagree is refused by name (the marker is the
+    /// app's storyboard's, so one of them would misread the OS's renders).
+    public init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        schema = try keys.decode(Int.self, forKey: .schema)
+        generator = try keys.decode(String.self, forKey: .generator)
+        app = try keys.decode(App.self, forKey: .app)
+        campaigns = try keys.decode([Campaign].self, forKey: .campaigns)
+        serial = try keys.decodeIfPresent(Int.self, forKey: .serial)
+        screen = try keys.decodeIfPresent(Size.self, forKey: .screen)
+        if schema < 3, app.marker == nil {
+            let markers = try keys.decode([CampaignMarker].self, forKey: .campaigns).compactMap(\.marker)
+            if let first = markers.first, let other = markers.first(where: { $0 != first }) {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: [CodingKeys.campaigns],
+                        debugDescription:
+                            "a schema \(schema) manifest whose campaigns give different markers (\(first.light)/\(first.dark) and \(other.light)/\(other.dark)); the marker is the app's storyboard's, one for every campaign: build the bundle again with this splashgen"
+                    ))
+            }
+            app.marker = markers.first
+        }
+    }
 }
 
 /// Why a manifest could not be read.
@@ -288,11 +332,12 @@ extension Manifest {
         for (key, version) in [("min_version", app.minVersion), ("max_version", app.maxVersion)] {
             if let version, let problem = VersionNumber.problem(version) { return "app.\(key) \"\(version)\": \(problem)" }
         }
+        if let problem = app.marker?.problem { return "app.marker: \(problem)" }
+        if schema >= 3, app.marker == nil { return "app.marker is missing" }
         for (c, campaign) in campaigns.enumerated() {
             for (key, version) in [("min_version", campaign.minVersion), ("max_version", campaign.maxVersion)] {
                 if let version, let problem = VersionNumber.problem(version) { return "campaigns[\(c)].\(key) \"\(version)\": \(problem)" }
             }
-            guard (1...16).contains(campaign.marker.size) else { return "campaigns[\(c)].marker.size \(campaign.marker.size) is out of range 1...16" }
             if let end = campaign.schedule.end, end <= campaign.schedule.start { return "campaigns[\(c)].schedule ends before it starts" }
             if let offset = campaign.schedule.offset, campaign.schedule.writtenTimeZone == nil {
                 return "campaigns[\(c)].schedule.offset \"\(offset.prefix(16))\" is not a UTC offset such as +08:00 or Z"

@@ -52,9 +52,9 @@ import Testing
                     devices: ["a phone"], object: object, bytes: bytes.count))
         }
         let campaign = Manifest.Campaign(
-            id: "sale", schedule: .init(start: Date(timeIntervalSince1970: 0), end: nil), grey: false, encoding: .atx,
-            marker: .init(light: "#FFFFFF", dark: "#000000", size: 3), snapshots: snapshots)
-        let manifest = Manifest(generator: "test", app: .init(bundleID: "com.example.shop"), campaigns: [campaign])
+            id: "sale", schedule: .init(start: Date(timeIntervalSince1970: 0), end: nil), grey: false, encoding: .atx, snapshots: snapshots)
+        let manifest = Manifest(
+            generator: "test", app: .init(bundleID: "com.example.shop", marker: .init(light: "#FFFFFF", dark: "#000000", size: 3)), campaigns: [campaign])
         try manifest.encoded().write(to: root.appendingPathComponent("manifest.json"))
         return (try SnapshotBundle(root: root), campaign)
     }
@@ -161,9 +161,9 @@ import Testing
     func whyACampaignIsNotShown(version: String, now: String, reason: String, message: String) throws {
         let schedule = Manifest.Schedule(start: try #require(ScheduleTime.date("2026-11-10T00:00:00Z")), end: ScheduleTime.date("2026-11-12T00:00:00Z"))
         let marker = Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 3)
-        let sale = Manifest.Campaign(id: "sale", schedule: schedule, grey: false, encoding: .atx, marker: marker, snapshots: [], priority: 1, maxVersion: "9.0")
-        let top = Manifest.Campaign(id: "top", schedule: schedule, grey: false, encoding: .atx, marker: marker, snapshots: [], priority: 9)
-        let manifest = Manifest(generator: "test", app: .init(bundleID: "com.example.shop", minVersion: "2.0"), campaigns: [sale, top])
+        let sale = Manifest.Campaign(id: "sale", schedule: schedule, grey: false, encoding: .atx, snapshots: [], priority: 1, maxVersion: "9.0")
+        let top = Manifest.Campaign(id: "top", schedule: schedule, grey: false, encoding: .atx, snapshots: [], priority: 9)
+        let manifest = Manifest(generator: "test", app: .init(bundleID: "com.example.shop", minVersion: "2.0", marker: marker), campaigns: [sale, top])
         let date = try #require(ScheduleTime.date(now))
         let inForce = manifest.campaign(inForceAt: date, appVersion: version)
         let why = ApplyPlanner.notShown(manifest, inForce: inForce, at: date, appVersion: version).first { $0.campaign == "sale" }

@@ -36,7 +36,9 @@ import Testing
         let pair = BundleSignature.makeKeyPair()
         let key = try BundleSignature.publicKey(pair.publicKey)
         let root = temporaryFolder("signature")
-        let manifest = Manifest(generator: "test", app: .init(bundleID: "com.example.shop"), campaigns: []).encoded()
+        let manifest = Manifest(
+            generator: "test", app: .init(bundleID: "com.example.shop", marker: .init(light: "#FFFFFF", dark: "#000000", size: 3)), campaigns: []
+        ).encoded()
         try manifest.write(to: root.appendingPathComponent("manifest.json"))
         let signature = root.appendingPathComponent(BundleSignature.fileName)
         #expect(throws: BundleProblem.unsigned) { try SnapshotBundle(root: root, trustedKey: key) }

@@ -59,11 +59,10 @@ import Testing
         // The manifest names `object` as a campaign snapshot: a file holding it with no original
         // behind it is a leftover of a run whose state was lost.
         let manifest = Manifest(
-            generator: "test", app: .init(bundleID: Self.bundleID),
+            generator: "test", app: .init(bundleID: Self.bundleID, marker: .init(light: "#FFFFFF", dark: "#000000", size: 3)),
             campaigns: [
                 Manifest.Campaign(
                     id: "sale", schedule: .init(start: Date(timeIntervalSince1970: 0), end: nil), grey: false, encoding: .ktx,
-                    marker: .init(light: "#FFFFFF", dark: "#000000", size: 3),
                     snapshots: [
                         Manifest.Snapshot(
                             points: .init(width: 80, height: 40), scale: 1, pixels: .init(width: 80, height: 40), orientation: .landscape,

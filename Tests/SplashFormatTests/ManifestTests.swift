@@ -8,12 +8,13 @@ import Testing
 
 @Suite struct ManifestTests {
     static let sample = Manifest(
-        generator: "splashgen test", app: Manifest.App(bundleID: "com.example.shop", minVersion: "5.0"),
+        generator: "splashgen test",
+        app: Manifest.App(bundleID: "com.example.shop", minVersion: "5.0", marker: Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2)),
         campaigns: [
             Manifest.Campaign(
                 id: "double11",
                 schedule: Manifest.Schedule(start: Date(timeIntervalSince1970: 1_794_312_000), end: Date(timeIntervalSince1970: 1_794_441_600)),
-                grey: false, encoding: .ktx, marker: Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2),
+                grey: false, encoding: .ktx,
                 snapshots: [
                     Manifest.Snapshot(
                         points: Manifest.Size(width: 393, height: 852), scale: 3, pixels: Manifest.Size(width: 1179, height: 2556),
@@ -36,7 +37,7 @@ import Testing
     @Test func aNewerSchemaIsRefusedClearly() throws {
         var newer = Self.sample
         newer.schema = 9
-        #expect(throws: ManifestError.newerSchema(found: 9, supported: 2)) { try Manifest.decode(from: newer.encoded()) }
+        #expect(throws: ManifestError.newerSchema(found: 9, supported: 3)) { try Manifest.decode(from: newer.encoded()) }
         #expect(ManifestError.newerSchema(found: 9, supported: 1).description.contains("schema 9 is newer"))
     }
 
@@ -93,5 +94,53 @@ import Testing
         // 1180 → 1181 crosses a block edge: 295 blocks against 296.
         #expect(!Manifest.Size(width: 1180, height: 2556).isScreen(ofRecorded: Manifest.Size(width: 1181, height: 2556)))
         #expect(!screen.isScreen(ofRecorded: Manifest.Size(width: 2556, height: 1179)), "the other orientation")
+    }
+
+    /// Schema 3 keeps the marker with the app (issue 25): it is the app's storyboard's, so one per
+    /// bundle. A schema 2 manifest's campaigns carried it: read as the app's when they agree, refused
+    /// by name when they do not. Both colours and the size are checked wherever a manifest is read.
+    @Test func theMarkerIsTheAppsAndItsColoursAreChecked() throws {
+        let text = String(decoding: Self.sample.encoded(), as: UTF8.self)
+        #expect(text.contains("\"schema\" : 3"))
+        let app = try #require(text.range(of: "\"app\" : {")), campaigns = try #require(text.range(of: "\"campaigns\" : ["))
+        #expect(text.range(of: "\"marker\"").map { app.upperBound < $0.lowerBound && $0.lowerBound < campaigns.lowerBound } == true, "under app")
+        #expect(text.components(separatedBy: "\"marker\"").count == 2, "once")
+
+        func schema2(_ markers: [String]) -> Data {
+            let campaigns = markers.enumerated().map { index, marker in
+                """
+                {"id": "c\(index)", "schedule": {"start": "2026-11-10T12:00:00Z"}, "grey": false, "encoding": "atx", \(marker)"snapshots": []}
+                """
+            }
+            return Data(
+                """
+                {"schema": 2, "generator": "splashgen 0.1.0", "app": {"bundle_id": "com.example.shop"}, "campaigns": [\(campaigns.joined(separator: ", "))]}
+                """.utf8)
+        }
+        let white = ##""marker": {"light": "#FFFFFF", "dark": "#000000", "size": 3}, "##
+        let read = try Manifest.decode(from: schema2([white, white]))
+        #expect(read.app.marker == Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 3))
+        let magenta = ##""marker": {"light": "#FF00FF", "dark": "#000000", "size": 3}, "##
+        do {
+            _ = try Manifest.decode(from: schema2([white, magenta]))
+            Issue.record("campaigns that disagree on the marker were read")
+        } catch {
+            #expect(error.description.contains("campaigns give different markers (#FFFFFF/#000000 and #FF00FF/#000000)"), "\(error)")
+        }
+        #expect(try Manifest.decode(from: schema2([])).app.marker == nil, "no campaign, no marker: every file by luminance")
+
+        for (light, dark, size, problem) in [
+            ("white", "#000000", 3, ##"app.marker: light "white" is not a colour as #RRGGBB"##),
+            ("#FFFFFF", "#12345", 3, ##"app.marker: dark "#12345" is not a colour as #RRGGBB"##),
+            ("#FFFFFF", "#ffffff", 3, "app.marker: light and dark are the same colour, #FFFFFF"),
+            ("#FFFFFF", "#000000", 17, "app.marker: size 17 is out of range 1...16"),
+        ] {
+            var manifest = Self.sample
+            manifest.app.marker = Manifest.Marker(light: light, dark: dark, size: size)
+            #expect(throws: ManifestError.malformed(problem)) { try Manifest.decode(from: manifest.encoded()) }
+        }
+        var missing = Self.sample
+        missing.app.marker = nil
+        #expect(throws: ManifestError.malformed("app.marker is missing")) { try Manifest.decode(from: missing.encoded()) }
     }
 }

@@ -9,13 +9,13 @@ import Testing
     static func campaign(_ id: String, _ start: String, _ end: String?, priority: Int, min: String? = nil) -> Manifest.Campaign {
         Manifest.Campaign(
             id: id, schedule: Manifest.Schedule(start: at(start), end: end.map(at)), grey: false, encoding: .ktx,
-            marker: Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2), snapshots: [],
+            snapshots: [],
             priority: priority, minVersion: min)
     }
 
     /// The app's own screen from 1 January on, Double 11 for 5.0 and later, mourning over it all.
     static let season = Manifest(
-        generator: "test", app: Manifest.App(bundleID: "com.example.shop"),
+        generator: "test", app: Manifest.App(bundleID: "com.example.shop", marker: Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2)),
         campaigns: [
             campaign("default", "2026-01-01T00:00:00Z", nil, priority: 0),
             campaign("double11", "2026-11-10T12:00:00Z", "2026-11-11T18:00:00Z", priority: 10, min: "5.0"),
@@ -69,6 +69,7 @@ import Testing
             """
         let manifest = try Manifest.decode(from: Data(old.utf8))
         #expect(manifest.campaigns[0].priority == 0 && manifest.serial == nil)
+        #expect(manifest.app.marker == Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2), "the campaign's marker read as the app's")
         #expect(manifest.campaign(inForceAt: Self.at("2026-11-11T00:00:00Z"), appVersion: "4.9") == nil)
         #expect(manifest.campaign(inForceAt: Self.at("2026-11-11T00:00:00Z"), appVersion: "5.0")?.id == "double11")
     }

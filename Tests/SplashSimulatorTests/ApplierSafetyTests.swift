@@ -58,8 +58,8 @@ import Testing
             { if case .unreadableObject = $0 { true } else { false } }
         ),
         (
-            "newer schema", { bundle in try editManifest(bundle) { $0.replacingOccurrences(of: "\"schema\" : 2", with: "\"schema\" : 7") } },
-            { $0 == .newerSchema(found: 7, supported: 2) }
+            "newer schema", { bundle in try editManifest(bundle) { $0.replacingOccurrences(of: "\"schema\" : 3", with: "\"schema\" : 7") } },
+            { $0 == .newerSchema(found: 7, supported: 3) }
         ),
         ("malformed JSON", { bundle in try editManifest(bundle) { String($0.prefix(200)) } }, { if case .malformedManifest = $0 { true } else { false } }),
         (

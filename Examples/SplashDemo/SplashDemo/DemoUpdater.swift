@@ -1,5 +1,4 @@
 import AppIntegration
-import BackgroundTasks
 import Foundation
 import SplashApplier
 
@@ -48,25 +47,11 @@ enum DemoUpdater {
         return report
     }
 
-    /// Registers the background refresh (under `LaunchScreenUpdater.refreshTask`, which each update
-    /// asks for again); called from `application(_:didFinishLaunchingWithOptions:)`. A refresh the
-    /// system starts carries no launch arguments, so it does what a launch without switches does:
-    /// nothing but record that.
+    /// Registers the background refresh (`LaunchScreenUpdater.register`, which each update asks for
+    /// again); called from `application(_:didFinishLaunchingWithOptions:)`. A refresh the system
+    /// starts carries no launch arguments, so it does what a launch without switches does: nothing
+    /// but record that.
     static func register() {
-        BGTaskScheduler.shared.register(forTaskWithIdentifier: LaunchScreenUpdater.refreshTask, using: nil) { task in
-            let refresh = RefreshTask(task)
-            let work = Task {
-                let report = await update(DemoSwitches(defaults: .standard))
-                refresh.complete(success: report != nil)
-            }
-            task.expirationHandler = { work.cancel() }
-        }
-    }
-
-    /// The system's task, completed once from whichever thread the update ends on.
-    private final class RefreshTask: @unchecked Sendable {
-        private let task: BGTask
-        init(_ task: BGTask) { self.task = task }
-        func complete(success: Bool) { task.setTaskCompleted(success: success) }
+        LaunchScreenUpdater.register { await update(DemoSwitches(defaults: .standard)) }
     }
 }

@@ -88,13 +88,17 @@ public struct BundleBuilder: Sendable {
         for key in recipeOrder {
             try writer.addObject(at: objects[key]!.url, hash: objects[key]!.hash)
         }
+        // One marker for the app: a season's campaigns agree on it (``Season/problems``).
+        let marker = season.campaigns[0].marker
         let manifest = Manifest(
-            generator: SplashgenVersion.generator, app: Manifest.App(bundleID: season.campaigns[0].app.bundleID),
+            generator: SplashgenVersion.generator,
+            app: Manifest.App(
+                bundleID: season.campaigns[0].app.bundleID,
+                marker: Manifest.Marker(light: marker.light.hex, dark: marker.dark.hex, size: marker.size)),
             campaigns: plans.map { plan in
                 let campaign = plan.campaign
                 return Manifest.Campaign(
                     id: campaign.name, schedule: campaign.schedule, grey: campaign.grey, encoding: campaign.encoding,
-                    marker: Manifest.Marker(light: campaign.marker.light.hex, dark: campaign.marker.dark.hex, size: campaign.marker.size),
                     snapshots: plan.snapshots.map { snapshot in
                         let object = objects[snapshot.recipe.key]!
                         return Manifest.Snapshot(

@@ -27,8 +27,12 @@ public struct Campaign: Equatable, Sendable {
     public var orientations: [Orientation]
     /// The screens to render, after the campaign's catalogue changes and device selection.
     public var screens: [Screen]
-    /// The storyboard's marker.
+    /// The app storyboard's marker, as this file gives it (stamped on its snapshots; every campaign of
+    /// a season gives the same one).
     public var marker: Marker
+    /// Where the file wrote `marker` (where it wrote `name`, when it keeps the default), for a season
+    /// whose campaigns disagree.
+    public var markerSource: SourceLocation? = nil
     /// What each appearance shows; `light` is always present.
     public var appearances: [Appearance: AppearanceSpec]
     /// The folder that relative image paths start from.

@@ -148,6 +148,7 @@ private struct Reading {
             orientations: orientations, screens: screens, marker: marker, appearances: appearances,
             baseDirectory: baseDirectory,
             nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
+        campaign.markerSource = top["marker"].map { reader.location($0, "marker") } ?? campaign.nameSource
         if case .mapping(let keys) = scheduleNode, let start = keys["start"]?.string, let zone = ScheduleTime.timeZone(of: start) {
             campaign.scheduleTimeZone = zone
         }

@@ -31,11 +31,20 @@ public struct Season: Equatable, Sendable {
     }
 
     /// What stops these campaigns from sharing one bundle, each at the later campaign's file: another
-    /// app, a name used twice, or two campaigns of one priority whose windows overlap (which one
-    /// shows would be a matter of order).
+    /// app, a name used twice, two campaigns of one priority whose windows overlap (which one shows
+    /// would be a matter of order), or another marker (it is the app's storyboard's, one for all).
     public var problems: [Diagnostic] {
         var found: [Diagnostic] = []
         for (index, campaign) in campaigns.enumerated() {
+            if index > 0, campaign.app.bundleID == campaigns[0].app.bundleID, campaign.marker != campaigns[0].marker {
+                let first = campaigns[0]
+                let source = campaign.markerSource ?? campaign.nameSource, firstSource = first.markerSource ?? first.nameSource
+                found.append(
+                    Diagnostic(
+                        source,
+                        "\(campaign.name)'s marker (\(Self.describe(campaign.marker))) differs from \(first.name)'s (\(Self.describe(first.marker)), \(firstSource.file):\(firstSource.line)); the marker is the app storyboard's view, one for every campaign of the bundle"
+                    ))
+            }
             for earlier in campaigns[..<index] {
                 if earlier.app.bundleID != campaign.app.bundleID {
                     found.append(
@@ -58,5 +67,9 @@ public struct Season: Equatable, Sendable {
             }
         }
         return found
+    }
+
+    private static func describe(_ marker: Campaign.Marker) -> String {
+        "light \(marker.light.hex), dark \(marker.dark.hex), size \(marker.size)"
     }
 }

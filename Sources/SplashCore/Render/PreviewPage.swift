@@ -75,6 +75,7 @@ public enum PreviewPage {
         let manifest = sheet.manifest
         let versions = [manifest.app.minVersion.map { "from \($0)" }, manifest.app.maxVersion.map { "to \($0)" }].compactMap { $0 }
         var facts: [(String, String)] = [("app", manifest.app.bundleID), ("app versions", versions.isEmpty ? "all" : versions.joined(separator: " "))]
+        if let marker = manifest.app.marker { facts.append(("marker light / dark", "\(marker.light) / \(marker.dark), \(marker.size) px")) }
         if let serial = manifest.serial { facts.append(("serial", "\(serial)")) }
         facts.append(("generator", manifest.generator))
         var rows = facts.map { "<tr><th>\(escape($0.0))</th><td>\(escape($0.1))</td></tr>" }.joined(separator: "\n")
@@ -89,7 +90,6 @@ public enum PreviewPage {
                 "\(campaign.priority)",
                 [campaign.minVersion.map { "from \($0)" }, campaign.maxVersion.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "all",
                 campaign.grey ? "yes" : "no", campaign.encoding.rawValue,
-                "\(campaign.marker.light) / \(campaign.marker.dark), \(campaign.marker.size) px",
                 "\(campaign.snapshots.count)", "\(objects.count)", "\(bytes)",
             ]
             campaigns += "<tr>" + cells.map { "<td>\(escape($0))</td>" }.joined() + "</tr>\n"
@@ -121,7 +121,7 @@ public enum PreviewPage {
             <h1>\(escape(manifest.campaigns.map(\.id).joined(separator: ", ")))</h1>
             <table>
             \(rows)</table>
-            <table><tr><th>campaign</th><th>schedule (as written; UTC)</th><th>priority</th><th>app versions</th><th>grey</th><th>encoding</th><th>marker light / dark</th><th>snapshots</th><th>objects</th><th>bytes</th></tr>
+            <table><tr><th>campaign</th><th>schedule (as written; UTC)</th><th>priority</th><th>app versions</th><th>grey</th><th>encoding</th><th>snapshots</th><th>objects</th><th>bytes</th></tr>
             \(campaigns)</table>
             <p>\(escape(SignOffOverlay.legend)).</p>
             <h2>Contact sheet</h2>

@@ -19,7 +19,7 @@ import Testing
         #expect(season.name == "ok" && season.campaigns.map(\.name) == ["own", "sale-a", "grey"])
         let report = try BundleBuilder(outputRoot: temporaryFolder()).build(season)
         let manifest = try Manifest.decode(from: Data(contentsOf: report.bundle.appendingPathComponent("manifest.json")))
-        #expect(manifest.schema == 2 && manifest.app.bundleID == "com.example.shop" && manifest.serial == nil)
+        #expect(manifest.schema == 3 && manifest.app.bundleID == "com.example.shop" && manifest.serial == nil)
         #expect(manifest.campaigns.map(\.id) == ["own", "sale-a", "grey"])
         #expect(manifest.campaigns.map(\.priority) == [0, 5, 100])
         #expect(manifest.campaigns[0].schedule.end == nil, "own.yaml gives no end")
@@ -76,6 +76,17 @@ import Testing
         }
         do { _ = try loader.load(files("own.yaml", "own.yaml"), name: "x"); Issue.record("loaded") } catch {
             #expect(error.description == "own.yaml:2:7: error: name: the name own is already used by own.yaml; each campaign in a bundle needs its own name")
+        }
+    }
+
+    /// The marker is the app storyboard's view, one for the bundle (issue 25): a campaign file that
+    /// gives another is refused at its `marker` key, naming the first campaign's.
+    @Test func campaignsThatDisagreeOnTheMarkerAreRefusedAtTheMarker() {
+        do { _ = try loader.load(files("sale-a.yaml", "other-marker.yaml"), name: "x"); Issue.record("loaded") } catch {
+            #expect(
+                error.description
+                    == "other-marker.yaml:8:3: error: marker: other-marker's marker (light #FF00FF, dark #000000, size 3) differs from sale-a's (light #FFFFFF, dark #000000, size 3, sale-a.yaml:2); the marker is the app storyboard's view, one for every campaign of the bundle"
+            )
         }
     }
 

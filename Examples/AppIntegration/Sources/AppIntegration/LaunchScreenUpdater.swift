@@ -114,13 +114,14 @@ public enum LaunchScreenUpdater {
 
     #if canImport(BackgroundTasks) && os(iOS)
     /// Registers the background refresh; call it from `application(_:didFinishLaunchingWithOptions:)`.
-    /// The system wakes the app at about the time asked for: the update runs, then the task is
-    /// marked completed (or cancelled when the system takes its time back).
-    public static func register() {
+    /// The system wakes the app at about the time asked for: the update runs (``update(screen:)``,
+    /// or the one given), then the task is marked completed (or cancelled when the system takes its
+    /// time back).
+    public static func register(running job: @escaping @Sendable () async -> ApplyReport? = { await update() }) {
         BGTaskScheduler.shared.register(forTaskWithIdentifier: refreshTask, using: nil) { task in
             let refresh = RefreshTask(task)
             let work = Task {
-                let report = await update()
+                let report = await job()
                 refresh.complete(success: report != nil)
             }
             task.expirationHandler = { work.cancel() }
