@@ -51,6 +51,9 @@ struct ApplierState: Codable, Equatable {
         /// (``ReplacementFraming``); nil while it holds the original, or when a rebuilt record
         /// cannot tell.
         var object: String? = nil
+        /// The original is the OS's black render, told against the app's own screen when it was
+        /// backed up (``BlackRender``): it is never put back.
+        var blackRender: Bool? = nil
         /// Set while the file is being changed to this hash; the next run reads the file to learn
         /// which of the two it holds, should the applier have been killed in between.
         var pending: String? = nil

@@ -127,6 +127,10 @@ enum ApplyPlanner {
                     target = record.current
                 }
             }
+            if target == record.original, record.blackRender == true {
+                // A black render is never put back: the app's own screen goes there instead.
+                target = try Self.ownScreen(instead: name, record: record, bundle: bundle, original: original, chosen: &chosen, plan: &plan)
+            }
             guard target != record.current else { continue }
             let replacement = target == record.original ? nil : chosen[name]
             plan.changes.append(ApplyPlan.Change(name: name, target: target, snapshot: replacement?.snapshot, framing: replacement?.framing))
@@ -135,6 +139,40 @@ enum ApplyPlanner {
             plan.state.files[name] = record
         }
         return plan
+    }
+
+    /// The snapshot of `campaign` for the file `record` describes: its screen (a file recording one
+    /// pixel more stands for it) and appearance.
+    static func snapshot(of record: ApplierState.FileRecord, in campaign: Manifest.Campaign) -> Manifest.Snapshot? {
+        guard let appearance = record.appearance else { return nil }
+        let size = Manifest.Size(width: record.width, height: record.height)
+        return campaign.snapshots.first { $0.pixels.isScreen(ofRecorded: size) && $0.appearance == appearance }
+    }
+
+    /// What goes where a black render (`record`) would come back: the app's own screen (the bundle's
+    /// campaign marked `own_screen`) in the original's container; the original itself, reported, when
+    /// there is none to put there. Returns the file's target.
+    private static func ownScreen(
+        instead name: String, record: ApplierState.FileRecord, bundle: SnapshotBundle?, original: (String) -> Data?,
+        chosen: inout [String: (snapshot: Manifest.Snapshot, framing: ReplacementFraming)], plan: inout ApplyPlan
+    ) throws(ApplierError) -> String {
+        guard let bundle, let own = bundle.manifest.campaigns.first(where: { $0.ownScreen == true }),
+            let snapshot = Self.snapshot(of: record, in: own)
+        else {
+            plan.problems.append(
+                .init(
+                    .originalBlackRender, file: name,
+                    "the original is the OS's black render, and no bundle gives the app's own screen of this size (a campaign with own_screen: true) to put there instead: the original comes back"
+                ))
+            return record.original
+        }
+        if record.object == snapshot.object, record.current != record.original { return record.current }
+        guard case .framed(let framing) = Self.framing(of: name, original: original, record: record, plan: &plan) else { return record.current }
+        if let problem = Self.precheck(snapshot, in: bundle) { throw .badBundle(problem) }
+        chosen[name] = (snapshot, framing)
+        plan.problems.append(
+            .init(.originalBlackRender, file: name, "the original is the OS's black render: \(own.id), the app's own screen, goes there instead"))
+        return snapshot.object
     }
 
     /// What a file's original says of its replacement's container.

@@ -74,6 +74,10 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             /// The original's container is one splashgen cannot write again exactly (docs/ios-launch-cache.md
             /// §3): the file keeps (or gets back) the original, and the message names what it holds.
             case containerUnsupported = "container-unsupported"
+            /// The original is the OS's black render (its image views solid black, or white, where
+            /// the app's own screen is not; docs/ios-launch-cache.md §6): told when it is backed up,
+            /// and never put back; the message says what goes there instead.
+            case originalBlackRender = "original-black-render"
 
             /// Whether the cache does not hold what this run should have put there.
             public var leavesWorkUndone: Bool {

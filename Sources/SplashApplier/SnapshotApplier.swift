@@ -150,7 +150,8 @@ public struct SnapshotApplier: Sendable {
                 problems: problems, notShown: notShown)
         }
 
-        let found = records(survey, manifest: manifest, marker: manifest?.app.marker, fromBackupsOnly: mode == .restoreFromBackups)
+        let found = records(
+            survey, manifest: manifest, bundle: try target.open(), marker: manifest?.app.marker, fromBackupsOnly: mode == .restoreFromBackups)
         problems += found.problems
         var plan =
             found.clearFolder
@@ -274,7 +275,9 @@ public struct SnapshotApplier: Sendable {
 
     /// The saved records while the key holds (interrupted changes settled by reading the files);
     /// otherwise new ones: classified anew, carried over, rebuilt from backups, or leftovers.
-    private func records(_ survey: CacheSurvey, manifest: Manifest?, marker: Manifest.Marker?, fromBackupsOnly: Bool) -> Records {
+    private func records(
+        _ survey: CacheSurvey, manifest: Manifest?, bundle: SnapshotBundle?, marker: Manifest.Marker?, fromBackupsOnly: Bool
+    ) -> Records {
         let key = key(survey.names)
         if !fromBackupsOnly, let saved = survey.saved, saved.key == key, saved.files.count == survey.names.count,
             survey.names.allSatisfy({ saved.files[$0] != nil })
@@ -292,6 +295,7 @@ public struct SnapshotApplier: Sendable {
         let classifier = SnapshotClassifier(decoder: decoder, marker: marker, interfaceStyle: interfaceStyle)
         let found = survey.rekey(key: key, manifest: manifest, classifier: classifier, fromBackupsOnly: fromBackupsOnly)
         var records = Records(state: found.state, backups: found.originals, rekeyed: true)
+        tellBlackRenders(&records, survey: survey, bundle: bundle)
         for name in found.lostOriginals {
             records.problems.append(.init(.originalLost, file: name, "holds a replacement whose backed-up original is missing or damaged"))
         }
@@ -308,6 +312,28 @@ public struct SnapshotApplier: Sendable {
                 ))
         }
         return records
+    }
+
+    /// Each original the OS has just rendered (about to be backed up from the cache), told against
+    /// the app's own screen as the bundle draws it (``BlackRender``): a black render is recorded and
+    /// reported. Nothing is told without such a reference, or for a file whose size or appearance
+    /// the bundle's own screen lacks.
+    private func tellBlackRenders(_ records: inout Records, survey: CacheSurvey, bundle: SnapshotBundle?) {
+        guard let bundle, let own = bundle.manifest.campaigns.first(where: { $0.ownScreen == true }) else { return }
+        for (name, source) in records.backups.sorted(by: { $0.key < $1.key }) where source.path == survey.paths.folder + "/" + name {
+            guard var record = records.state.files[name], let snapshot = ApplyPlanner.snapshot(of: record, in: own),
+                let reference = try? decoder.decode(bundle.verifiedObject(snapshot, width: record.width, height: record.height)),
+                let data = survey.paths.read(survey.paths.folderURL.appendingPathComponent(name)), sha256Hex(data) == record.original,
+                let image = try? decoder.decode(data), BlackRender.isBlackRender(image, reference: reference)
+            else { continue }
+            record.blackRender = true
+            records.state.files[name] = record
+            records.problems.append(
+                .init(
+                    .originalBlackRender, file: name,
+                    "the OS rendered this launch image with its image views solid black (or white) where \(own.id), the app's own screen, is not; it is backed up, and never put back"
+                ))
+        }
     }
 
     /// The bytes of `name`'s original, where the records say it is (to be backed up from the cache or

@@ -61,6 +61,10 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var grey: Bool
         /// How the snapshot objects are encoded.
         public var encoding: SnapshotEncoding
+        /// True for the app's own launch screen as its storyboard draws it (`own_screen` in the
+        /// campaign file): the applier tells a black render of the OS's by it, in force or not, and
+        /// puts it where such a render would come back (docs/ios-launch-cache.md §6).
+        public var ownScreen: Bool?
         /// One entry per (screen size, orientation, appearance).
         public var snapshots: [Snapshot]
         /// Of the campaigns in force at one instant, the highest priority is shown (a day of mourning
@@ -73,15 +77,16 @@ public struct Manifest: Codable, Equatable, Sendable {
 
         private enum CodingKeys: String, CodingKey {
             case id, schedule, grey, encoding, snapshots, priority
-            case minVersion = "min_version", maxVersion = "max_version"
+            case minVersion = "min_version", maxVersion = "max_version", ownScreen = "own_screen"
         }
 
         /// Makes a campaign entry.
         public init(
             id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, snapshots: [Snapshot],
-            priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil
+            priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil, ownScreen: Bool = false
         ) {
             self.id = id
+            self.ownScreen = ownScreen ? true : nil
             self.schedule = schedule
             self.grey = grey
             self.encoding = encoding
@@ -102,6 +107,7 @@ public struct Manifest: Codable, Equatable, Sendable {
             priority = try keys.decodeIfPresent(Int.self, forKey: .priority) ?? 0
             minVersion = try keys.decodeIfPresent(String.self, forKey: .minVersion)
             maxVersion = try keys.decodeIfPresent(String.self, forKey: .maxVersion)
+            ownScreen = try keys.decodeIfPresent(Bool.self, forKey: .ownScreen)
         }
     }
 

@@ -36,6 +36,18 @@ enum Bundles {
         }
     }
     static let repair = Result { try buildBundle("default.yaml") { $0.name = "repair" } }
+    /// double11 with the app's own screen (campaigns/default.yaml, `own_screen: true`) beside it as a
+    /// reference only: its schedule ended long before, so it is never in force.
+    static let double11WithOwnScreen = Result {
+        let catalogue = try DeviceCatalogue.bundled()
+        let loader = CampaignLoader(catalogue: catalogue)
+        let screens = DeviceCatalogue.screens(of: catalogue.select(.some([.named("iPhone 15")])))
+        var sale = try loader.load(contentsOf: Repo.campaign("double11.yaml"))
+        var own = try loader.load(contentsOf: Repo.campaign("default.yaml"))
+        (sale.screens, own.screens) = (screens, screens)
+        own.schedule = Manifest.Schedule(start: date("2025-01-01T00:00:00+08:00"), end: date("2025-01-02T00:00:00+08:00"))
+        return try BundleBuilder(outputRoot: temporaryFolder("bundle")).build(Season(name: "sale", campaigns: [sale, own])).bundle
+    }
 }
 
 /// Installed sandboxes, copied for each test instead of rendering the launch screen again.

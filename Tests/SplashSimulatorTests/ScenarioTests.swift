@@ -202,6 +202,64 @@ import Testing
         #expect(try sim.cachedFiles() == originals)
     }
 
+    /// The OS's black render (docs/ios-launch-cache.md §6), light files only, beside dark files it
+    /// rendered well (issue 25's case): the black ones are told against the app's own screen when they
+    /// are backed up and reported, and once the campaign ends they do not come back, the app's own
+    /// screen goes there (in the original's container); the dark ones come back byte for byte.
+    @Test func aBlackRenderIsToldAndNeverPutBack() throws {
+        let bundle = try Bundles.double11WithOwnScreen.get()
+        let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", blackRender: true))
+        let model = try sim.model()
+        let folder = try sim.snapshotFolder(model)
+        let storyboard = try LaunchScreen(campaignAt: Repo.campaign("default.yaml"), device: "iPhone 15", ios: try #require(OSVersion("17.0")))
+        for (name, variant) in model.variants where variant.appearance == .dark {
+            try storyboard.render(variant, black: false, encoder: OSCodecs.ASTCEncoder()).write(to: folder.appendingPathComponent(name))
+        }
+        let originals = try sim.cachedFiles()
+        let light = model.variants.filter { $0.value.appearance == .light }.map(\.key).sorted()
+        let dark = model.variants.filter { $0.value.appearance == .dark }.map(\.key).sorted()
+
+        let first = try sim.launch(bundle: bundle, now: opening)
+        let told = first.appReport?.problems.filter { $0.code == .originalBlackRender } ?? []
+        #expect(told.compactMap(\.file).sorted() == light, "the black renders, and only they, are told")
+        #expect(told.allSatisfy { $0.message.contains("solid black (or white) where default, the app's own screen, is not") })
+        _ = try sim.launch(bundle: bundle, now: during)
+        let ended = try sim.launch(bundle: bundle, now: after)
+        let repaired = ended.appReport?.problems.filter { $0.code == .originalBlackRender } ?? []
+        #expect(repaired.compactMap(\.file).sorted() == light)
+        #expect(repaired.allSatisfy { $0.message == "the original is the OS's black render: default, the app's own screen, goes there instead" })
+        let now = try sim.cachedFiles()
+        for name in dark { #expect(now[name] == originals[name], "\(name): a good original comes back byte for byte") }
+        let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+        let own = try #require(manifest.campaigns.first { $0.ownScreen == true })
+        for name in light {
+            let held = try #require(now[name])
+            #expect(held != originals[name], "\(name): the black render is not put back")
+            let variant = try #require(model.variants[name])
+            let snapshot = try #require(own.snapshots.first { $0.orientation == variant.orientation && $0.appearance == variant.appearance })
+            let object = try Data(contentsOf: bundle.appendingPathComponent("objects/" + snapshot.object))
+            #expect(try SnapshotHeader.astcBlocks(of: held).blocks == (try SnapshotHeader.astcBlocks(of: object).blocks), "\(name): the app's own screen")
+        }
+        #expect(ended.appReport?.files.filter { light.contains($0.name) }.allSatisfy { $0.showing == "default" } == true)
+        // A later run has nothing more to do, and says nothing more.
+        let again = try sim.launch(bundle: bundle, now: after.addingTimeInterval(60))
+        #expect(again.appReport?.problems == [])
+        #expect(try sim.cachedFiles() == now)
+    }
+
+    /// Never told on a good render, and always on a black one, for each shipped campaign standing
+    /// as the app's storyboard (its own build, marked as the app's own screen, the reference), in
+    /// both orientations and appearances.
+    @Test(arguments: ["default.yaml", "double11.yaml"])
+    func aShippedStoryboardIsToldBlackOnlyWhenItIs(_ file: String) throws {
+        let bundle = try buildBundle(file) { $0.ownScreen = true }
+        for black in [false, true] {
+            let sim = SandboxSimulator(root: try Installed.install(launchScreen: file, ios: "17.0", blackRender: black))
+            let told = try sim.launch(bundle: bundle, now: opening).appReport?.problems.filter { $0.code == .originalBlackRender }.compactMap(\.file)
+            #expect(told?.sorted() == (black ? try sim.model().variants.keys.sorted() : []), "\(file), black render \(black)")
+        }
+    }
+
     /// ATX originals whose unnamed HEAD words differ from splashgen's own (field files hold 0 or 1 in
     /// word 13, and 1,5 or 4,1 or 3,5 in words 19 and 20): each replacement keeps them, carries the
     /// campaign's blocks, and the originals come back byte for byte.

@@ -108,7 +108,8 @@ public struct BundleBuilder: Sendable {
                             devices: snapshot.screen.devices.map(\.name),
                             object: object.hash, bytes: object.bytes)
                     },
-                    priority: campaign.priority, minVersion: campaign.app.minVersion, maxVersion: campaign.app.maxVersion)
+                    priority: campaign.priority, minVersion: campaign.app.minVersion, maxVersion: campaign.app.maxVersion,
+                    ownScreen: campaign.ownScreen)
             })
         let bundle = try writer.commit(manifest)
         times.write += clock.now - writeStart

@@ -19,6 +19,9 @@ public struct Campaign: Equatable, Sendable {
     public var scheduleTimeZone = TimeZone(secondsFromGMT: 0)!
     /// Whether the launch screen is shown in grey.
     public var grey: Bool
+    /// Whether this is the app's own launch screen, as its storyboard draws it: the reference the
+    /// applier tells the OS's black renders by, and what it puts in their place.
+    public var ownScreen = false
     /// What the snapshot objects hold.
     public var encoding: SnapshotEncoding
     /// astcenc effort for `ktx`.

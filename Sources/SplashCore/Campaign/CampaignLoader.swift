@@ -114,7 +114,7 @@ private struct Reading {
 
     static let topKeys = [
         "schema", "name", "app", "schedule", "priority", "grey", "encoding", "astc_quality", "orientations",
-        "devices", "display_zoom", "marker", "appearances", "catalogue",
+        "devices", "display_zoom", "marker", "appearances", "catalogue", "own_screen",
     ]
 
     mutating func campaign(_ root: Node) -> Campaign? {
@@ -131,6 +131,7 @@ private struct Reading {
         let schedule = top["schedule"].flatMap(schedule)
         let priority = top["priority"].map { reader.int($0, "priority", in: -1000...1000) } ?? 0
         let grey = top["grey"].map { reader.bool($0, "grey") } ?? false
+        let ownScreen = top["own_screen"].map { reader.bool($0, "own_screen") } ?? false
         let encoding = top["encoding"].map { reader.oneOf($0, "encoding", as: SnapshotEncoding.self) } ?? .default
         let quality = top["astc_quality"].map { reader.oneOf($0, "astc_quality", as: ASTCQuality.self) } ?? .medium
         let orientations = top["orientations"].map(orientations) ?? [.portrait]
@@ -140,7 +141,7 @@ private struct Reading {
         let marker = self.marker(top["marker"])
         let appearances = top["appearances"].flatMap { node in self.appearances(node, orientations: orientations ?? []) }
 
-        guard let name, let app, let schedule, let priority, let grey, let encoding, let quality, let orientations, let screens,
+        guard let name, let app, let schedule, let priority, let grey, let ownScreen, let encoding, let quality, let orientations, let screens,
             let marker, let appearances, let nameNode = top["name"], let scheduleNode = top["schedule"]
         else { return nil }
         var campaign = Campaign(
@@ -149,6 +150,7 @@ private struct Reading {
             baseDirectory: baseDirectory,
             nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
         campaign.markerSource = top["marker"].map { reader.location($0, "marker") } ?? campaign.nameSource
+        campaign.ownScreen = ownScreen
         if case .mapping(let keys) = scheduleNode, let start = keys["start"]?.string, let zone = ScheduleTime.timeZone(of: start) {
             campaign.scheduleTimeZone = zone
         }
