@@ -13,6 +13,7 @@ install = missing=$$(for p in $(1); do brew list $$p >/dev/null 2>&1 || echo $$p
 browser = [ -n "$$CHROMIUM" ] || [ -x "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" ] || [ -x /Applications/Chromium.app/Contents/MacOS/Chromium ] || { echo "the page tests need Chrome or Chromium: install Google Chrome in /Applications, or set CHROMIUM=path/to/the/browser"; exit 1; }
 # SwiftPM names a module's resource folder NAME.bundle on Apple platforms.
 RESOURCES := bundle
+FUZZ := echo "fuzz targets: not run on macOS (Xcode's toolchain has no libFuzzer or lld); they run on Linux, in CI"
 else
 BUILD_PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fonts-dejavu-core
 FAST_PACKAGES := $(BUILD_PACKAGES) python3 python3-pip
@@ -21,6 +22,7 @@ BENCH_PACKAGES := imagemagick astcenc
 install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi
 browser = true
 RESOURCES := resources
+FUZZ := scripts/fuzz.sh
 endif
 # `make test-fast` skips these: the suites that need a server (nginx) or a browser (Chromium), the
 # crash matrix, and those that build whole catalogue bundles or drive the CLI end to end.
@@ -54,7 +56,8 @@ install: build-deps ; swift build -c release --product splashgen && rm -rf $(DES
 # The house style is .swift-format's: `make format` applies it, `make test` refuses code that differs.
 lint: ; swift format lint --strict --recursive Sources Tests Examples Fuzz && scripts/lint-workflows.sh
 format: ; swift format format --in-place --recursive Sources Tests Examples Fuzz
-test: deps lint ; swift test && scripts/fuzz.sh
+# The fuzz targets need libFuzzer and lld, which Xcode's toolchain lacks: on a Mac, `make test` says so.
+test: deps lint ; swift test && $(FUZZ)
 test-fast: fast-deps ; swift test --skip '$(SLOW_SUITES)'
 # libFuzzer targets, one per parser, for a fixed number of inputs each (scripts/fuzz.sh says which limits).
 fuzz: deps ; scripts/fuzz.sh

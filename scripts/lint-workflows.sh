@@ -14,6 +14,10 @@
 #     token is needed and the result does not depend on the network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# pip's --user installs (the Makefile's last resort, e.g. with Xcode's python3) go to a folder that
+# is often not on PATH.
+user_bin=$(python3 -m site --user-base 2>/dev/null)/bin
+[ -d "$user_bin" ] && PATH="$PATH:$user_bin"
 
 missing=()
 for tool in actionlint shellcheck zizmor; do

@@ -75,8 +75,10 @@ struct CacheSurvey {
             }
             let hash = sha256Hex(data)
             // A replacement this applier wrote, still in place: its original is in the old backup.
-            if let trusted, let record = trusted.files[name], record.current == hash, record.current != record.original {
+            // (Or the change a killed run had marked pending and made.)
+            if let trusted, let record = trusted.files[name], record.current == hash || record.pending == hash, hash != record.original {
                 var carried = record
+                if carried.current != hash { (carried.current, carried.object) = (hash, nil) }
                 carried.pending = nil
                 result.state.files[name] = carried
                 if let copy = paths.read(paths.url(trusted.backup).appendingPathComponent(name)),

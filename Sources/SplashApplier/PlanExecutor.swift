@@ -86,7 +86,12 @@ struct PlanExecutor {
         if !plan.changes.isEmpty {
             state.settledAt = nil
             // A replacement's hash is its staged file's: the object's picture in the original's container.
-            for change in plan.changes { state.files[change.name]?.pending = staged[change.name]?.hash ?? change.target }
+            // The object a file shows is not known again until its change is done: a kill after the
+            // rename must not leave the record naming the picture it had before.
+            for change in plan.changes {
+                state.files[change.name]?.pending = staged[change.name]?.hash ?? change.target
+                state.files[change.name]?.object = nil
+            }
             if moveFolder { state.folderMoved = true }
             try writeState(state)
             let working = moveFolder ? paths.url(paths.editingFolder) : paths.folderURL
@@ -223,6 +228,17 @@ struct PlanExecutor {
                         }
                     } else {
                         file = data
+                    }
+                    // What is staged is read back as the OS would read its header: the container and
+                    // the pixel size the file replaces (the blocks are the object's, checked above).
+                    guard let size = try? SnapshotHeader.pixelSize(of: file),
+                        Manifest.Size(width: size.width, height: size.height).isScreen(ofRecorded: Manifest.Size(width: width, height: height))
+                    else {
+                        outcome.withLock {
+                            $0.unframed = .unreadableObject(
+                                object: snapshot.object, detail: "its picture framed in the original's container does not read back")
+                        }
+                        return
                     }
                     try fs.write(file, to: url, flush: false)
                     let hash = sha256Hex(file)

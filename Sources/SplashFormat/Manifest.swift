@@ -271,7 +271,9 @@ public struct Manifest: Codable, Equatable, Sendable {
                             "a schema \(schema) manifest whose campaigns give different markers (\(first.light)/\(first.dark) and \(other.light)/\(other.dark)); the marker is the app's storyboard's, one for every campaign: build the bundle again with this splashgen"
                     ))
             }
-            app.marker = markers.first
+            // Read as schema 3 from here on, so that a manifest written again (a publication, a
+            // slice) says the schema its shape is.
+            if let marker = markers.first { (app.marker, schema) = (marker, Self.currentSchema) }
         }
     }
 }

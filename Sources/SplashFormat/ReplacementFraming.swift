@@ -48,6 +48,16 @@ public enum ReplacementFraming: Equatable, Sendable {
                 throw Unsupported(
                     holds: "ATX with chunks \(tags.joined(separator: ", ")) laid out otherwise than HEAD, FILL to byte 256, the payload, END")
             }
+            // The word before the payload is its byte count in every launch snapshot known; one that
+            // says something else would have to be kept or made, and its meaning is not known.
+            let payloadBytes: Int
+            switch file.payload {
+            case .lzfse(let stream): payloadBytes = stream.count
+            case .raw(let blocks): payloadBytes = blocks.count
+            }
+            guard Int(file.payloadPrefix) == payloadBytes else {
+                throw Unsupported(holds: "ATX whose \(file.payloadTag) count word (\(file.payloadPrefix)) is not its payload's byte count (\(payloadBytes))")
+            }
             if case .raw(let blocks) = file.payload {
                 let layouts = try? RawLayout.candidates(width: Int(file.pixelWidth), height: Int(file.pixelHeight), payloadBytes: blocks.count)
                 guard layouts == [.rows] else {

@@ -82,8 +82,9 @@ import Testing
         #expect(try FileManager.default.subpathsOfDirectory(atPath: paths.container.path).sorted() == before, "a survey never writes")
     }
 
-    /// A trusted state says `A` holds a replacement whose original is in the old key's backup.
-    static func replaced(backupHolds copy: Data?) throws -> (ApplierPaths, original: Data, replacement: Data) {
+    /// A trusted state says `A` holds a replacement whose original is in the old key's backup (with
+    /// `killedMidSwap`, the file holds the change a killed run had only marked pending).
+    static func replaced(backupHolds copy: Data?, killedMidSwap: Bool = false) throws -> (ApplierPaths, original: Data, replacement: Data) {
         let original = Self.snapshot(40, 80, seed: 1), replacement = Self.snapshot(40, 80, seed: 9)
         let paths = try Self.container(["A@2x.ktx": replacement])
         let oldKey = ApplierState.Key(version: "5.1", build: "99", fingerprint: String(repeating: "1", count: 64))
@@ -94,8 +95,8 @@ import Testing
             key: oldKey, bundleID: Self.bundleID, folder: paths.folder, backup: backup,
             files: [
                 "A@2x.ktx": .init(
-                    width: 40, height: 80, appearance: .light, decidedBy: .interfaceStyle, original: sha256Hex(original), current: sha256Hex(replacement),
-                    pending: sha256Hex(replacement))
+                    width: 40, height: 80, appearance: .light, decidedBy: .interfaceStyle, original: sha256Hex(original),
+                    current: killedMidSwap ? sha256Hex(Data("the replacement before".utf8)) : sha256Hex(replacement), pending: sha256Hex(replacement))
             ], campaign: "sale")
         try state.encoded().write(to: paths.stateURL)
         return (paths, original, replacement)
@@ -112,6 +113,17 @@ import Testing
         #expect(rekeyed.originals["A@2x.ktx"]?.hash == sha256Hex(original))
         #expect(rekeyed.originals["A@2x.ktx"]?.path == survey.saved?.backup.appending("/A@2x.ktx"))
         #expect(rekeyed.lostOriginals.isEmpty)
+    }
+
+    /// A run killed after a rename it had marked pending, then the key changed: the file holds the
+    /// pending change, still this applier's replacement (never taken for a new original), and the
+    /// object it shows is not known.
+    @Test func aReplacementAKilledRunMadeCarriesOverToo() throws {
+        let (paths, original, replacement) = try Self.replaced(backupHolds: Self.snapshot(40, 80, seed: 1), killedMidSwap: true)
+        let rekeyed = try CacheSurvey(paths: paths).rekey(key: Self.key, manifest: nil, classifier: Self.classifier, fromBackupsOnly: false)
+        let record = try #require(rekeyed.state.files["A@2x.ktx"])
+        #expect(record.original == sha256Hex(original) && record.current == sha256Hex(replacement) && record.object == nil && record.pending == nil)
+        #expect(rekeyed.originals["A@2x.ktx"]?.hash == sha256Hex(original), "its original is the old key's backup")
     }
 
     @Test func aReplacementWhoseBackupIsGoneOrDamagedIsALostOriginal() throws {

@@ -120,6 +120,8 @@ import Testing
         let white = ##""marker": {"light": "#FFFFFF", "dark": "#000000", "size": 3}, "##
         let read = try Manifest.decode(from: schema2([white, white]))
         #expect(read.app.marker == Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 3))
+        // Read as schema 3, so a publication or a slice written from it says the schema its shape is.
+        #expect(read.schema == 3 && String(decoding: read.encoded(), as: UTF8.self).contains("\"schema\" : 3"))
         let magenta = ##""marker": {"light": "#FF00FF", "dark": "#000000", "size": 3}, "##
         do {
             _ = try Manifest.decode(from: schema2([white, magenta]))

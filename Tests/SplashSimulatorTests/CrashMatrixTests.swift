@@ -286,4 +286,54 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
         #expect(kills >= 3, "the kill must have cut in at several operations (\(kills))")
         #expect(insideWrites >= 1, "a kill must have cut a write in half (\(insideWrites))")
     }
+
+    /// A file shows campaign A; B comes into force and the run that swaps B in is killed at every
+    /// operation; then A is in force again (B pulled or ended). Whatever the kill left, the next run
+    /// puts A's picture in every file: a record never names the picture a file had before its change
+    /// (the review's case of a pulled campaign that stays).
+    @Test func aKilledSwapNeverLeavesAnotherCampaignShowing() throws {
+        let a = Self.during, b = Self.during.addingTimeInterval(3600)
+        let bundle = try buildSeason("double11.yaml", "double11.yaml") {
+            $0[1].name = "pulled"
+            $0[1].grey = true
+            $0[1].priority = 20
+            $0[1].schedule = Manifest.Schedule(start: b, end: b.addingTimeInterval(600))
+        }
+        let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+        let installed = SandboxSimulator(root: try Installed.install(ios: "17.0"))
+        _ = try Self.applier(installed, now: a, bundle: bundle).apply()
+        // The sale's blocks for each cached file, by its variant.
+        var saleBlocks: [String: Data] = [:]
+        for (name, variant) in try installed.model().variants {
+            for snapshot in manifest.campaigns[0].snapshots where snapshot.orientation == variant.orientation && snapshot.appearance == variant.appearance {
+                saleBlocks[name] = try SnapshotHeader.astcBlocks(of: Data(contentsOf: bundle.appendingPathComponent("objects/" + snapshot.object))).blocks
+            }
+        }
+        #expect(saleBlocks.count == 4)
+        var kills = 0
+        for n in 0..<400 {
+            let sim = try Self.copy(installed)
+            var killed = try Self.applier(sim, now: b, bundle: bundle)
+            killed.fileSystem = FaultInjectingFileSystem(failAfter: n, container: sim.container)
+            if Self.completes(killed) { break }
+            kills += 1
+            _ = try Self.applier(sim, now: a, bundle: bundle).apply()
+            for (name, data) in try sim.cachedFiles() {
+                let blocks = try SnapshotHeader.astcBlocks(of: data).blocks
+                #expect(blocks == saleBlocks[name], "killed after \(n): \(name) shows the sale")
+            }
+        }
+        #expect(kills >= 3, "the kill must have cut in at several operations (\(kills))")
+    }
+
+    /// Whether `applier`'s apply ran to its end; a failure other than the planted kill is recorded.
+    static func completes(_ applier: SnapshotApplier) -> Bool {
+        do {
+            _ = try applier.apply()
+            return true
+        } catch {
+            #expect(error == FaultInjectingFileSystem.kill, "\(error)")
+            return false
+        }
+    }
 }

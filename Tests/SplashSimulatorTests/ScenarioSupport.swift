@@ -39,18 +39,26 @@ enum Bundles {
     /// double11 with the app's own screen (campaigns/default.yaml, `own_screen: true`) beside it as a
     /// reference only: its schedule ended long before, so it is never in force.
     static let double11WithOwnScreen = Result {
-        let catalogue = try DeviceCatalogue.bundled()
-        let loader = CampaignLoader(catalogue: catalogue)
-        let screens = DeviceCatalogue.screens(of: catalogue.select(.some([.named("iPhone 15")])))
-        var sale = try loader.load(contentsOf: Repo.campaign("double11.yaml"))
-        var own = try loader.load(contentsOf: Repo.campaign("default.yaml"))
-        (sale.screens, own.screens) = (screens, screens)
-        own.schedule = Manifest.Schedule(start: date("2025-01-01T00:00:00+08:00"), end: date("2025-01-02T00:00:00+08:00"))
-        return try BundleBuilder(outputRoot: temporaryFolder("bundle")).build(Season(name: "sale", campaigns: [sale, own])).bundle
+        try buildSeason("double11.yaml", "default.yaml") {
+            $0[1].schedule = Manifest.Schedule(start: date("2025-01-01T00:00:00+08:00"), end: date("2025-01-02T00:00:00+08:00"))
+        }
     }
 }
 
-/// Installed sandboxes, copied for each test instead of rendering the launch screen again.
+/// A season bundle of campaign files for one device, each campaign edited first.
+func buildSeason(_ files: String..., device: String = "iPhone 15", edit: (inout [Campaign]) -> Void) throws -> URL {
+    let catalogue = try DeviceCatalogue.bundled()
+    let loader = CampaignLoader(catalogue: catalogue)
+    let screens = DeviceCatalogue.screens(of: catalogue.select(.some([.named(device)])))
+    var campaigns = try files.map { file in
+        var campaign = try loader.load(contentsOf: Repo.campaign(file))
+        campaign.screens = screens
+        return campaign
+    }
+    edit(&campaigns)
+    return try BundleBuilder(outputRoot: temporaryFolder("bundle")).build(Season(name: "season", campaigns: campaigns)).bundle
+}
+
 enum Installed {
     static let iPhone15 = Result { try install(ios: "17.0") }
     static let iPhone15Colourful = Result { try install(launchScreen: "double11.yaml", ios: "17.0") }

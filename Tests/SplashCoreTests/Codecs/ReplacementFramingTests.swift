@@ -81,6 +81,14 @@ import Testing
         do throws(ReplacementFraming.Unsupported) { _ = try ReplacementFraming(original: original) } catch { #expect(error.description == message) }
     }
 
+    /// An ATX whose payload count word is not its payload's length: a word whose meaning is not
+    /// known, so not one to write anew.
+    @Test func anATXCountWordOfAnotherMeaningIsRefused() throws {
+        var file = try ATXFile(parsing: Self.fixture("launch-lzfs.ktx"))
+        file.payloadPrefix += 1
+        #expect(throws: ReplacementFraming.Unsupported.self) { try ReplacementFraming(original: file.serialized()) }
+    }
+
     /// An Apple-compressed KTX whose 8-byte lead is not the block and stream byte counts is a layout
     /// splashgen does not know how to write: refused, not guessed.
     @Test func anAppleCompressedLeadOfAnotherMeaningIsRefused() throws {
