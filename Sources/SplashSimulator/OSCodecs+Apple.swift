@@ -15,7 +15,7 @@ extension OSCodecs {
 
         /// ASTC 4×4 blocks of `image`, rows of blocks top first.
         func blocks(_ image: RGBAImage) throws(SimulatorError) -> Data {
-            let count = (image.width + 3) / 4 * ((image.height + 3) / 4) * 16
+            let count = KTXFile.astc4x4ByteCount(width: image.width, height: image.height)
             let blocks = UnsafeMutableRawPointer.allocate(byteCount: max(count, 16), alignment: 16)
             defer { blocks.deallocate() }
             var pixels = image.pixels
@@ -41,7 +41,7 @@ extension OSCodecs {
 
     /// The pixels of `width`×`height` ASTC 4×4 blocks in row order, as the GPU would sample them.
     static func pixels(astc blocks: Data, width: Int, height: Int) throws(SimulatorError) -> RGBAImage {
-        guard blocks.count == (width + 3) / 4 * ((height + 3) / 4) * 16 else { throw .codec("ASTC data of the wrong size") }
+        guard blocks.count == KTXFile.astc4x4ByteCount(width: width, height: height) else { throw .codec("ASTC data of the wrong size") }
         let encoder = try encoder()
         let aligned = UnsafeMutableRawPointer.allocate(byteCount: max(blocks.count, 16), alignment: 16)
         defer { aligned.deallocate() }

@@ -32,7 +32,7 @@ public final class ASTCCodec {
 
     /// ASTC 4×4 blocks for `image`, rows of blocks top first.
     public func compress(_ image: RGBAImage) throws(ASTCError) -> Data {
-        let count = astcBlockBytes(width: image.width, height: image.height)
+        let count = KTXFile.astc4x4ByteCount(width: image.width, height: image.height)
         // libate wants the block buffer 16-byte aligned, which Data does not promise.
         let blocks = UnsafeMutableRawPointer.allocate(byteCount: max(count, 16), alignment: 16)
         defer { blocks.deallocate() }
@@ -51,7 +51,7 @@ public final class ASTCCodec {
 
     /// The pixels of `width`×`height` ASTC 4×4 `blocks`.
     public func decompress(_ blocks: Data, width: Int, height: Int) throws(ASTCError) -> RGBAImage {
-        guard blocks.count == astcBlockBytes(width: width, height: height) else { throw .wrongBlockCount }
+        guard blocks.count == KTXFile.astc4x4ByteCount(width: width, height: height) else { throw .wrongBlockCount }
         let aligned = UnsafeMutableRawPointer.allocate(byteCount: max(blocks.count, 16), alignment: 16)
         defer { aligned.deallocate() }
         blocks.copyBytes(to: aligned.assumingMemoryBound(to: UInt8.self), count: blocks.count)

@@ -26,7 +26,7 @@ public final class ASTCCodec {
 
     /// ASTC 4×4 blocks for `image`, rows of blocks top first.
     public func compress(_ image: RGBAImage) throws(ASTCError) -> Data {
-        var blocks = Data(count: astcBlockBytes(width: image.width, height: image.height))
+        var blocks = Data(count: KTXFile.astc4x4ByteCount(width: image.width, height: image.height))
         let count = blocks.count
         let status = blocks.withUnsafeMutableBytes { out in
             image.pixels.withUnsafeBufferPointer { pixels in
@@ -41,7 +41,7 @@ public final class ASTCCodec {
 
     /// The pixels of `width`×`height` ASTC 4×4 `blocks`.
     public func decompress(_ blocks: Data, width: Int, height: Int) throws(ASTCError) -> RGBAImage {
-        guard blocks.count == astcBlockBytes(width: width, height: height) else { throw .wrongBlockCount }
+        guard blocks.count == KTXFile.astc4x4ByteCount(width: width, height: height) else { throw .wrongBlockCount }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let status = pixels.withUnsafeMutableBufferPointer { out in
             blocks.withUnsafeBytes { input in

@@ -54,9 +54,6 @@ public struct ASTCError: Error, Equatable, CustomStringConvertible {
     public var description: String { reason }
 }
 
-/// Bytes of ASTC 4×4 block data for an image: one 16-byte block per started 4×4 tile.
-public func astcBlockBytes(width: Int, height: Int) -> Int { (width + 3) / 4 * ((height + 3) / 4) * 16 }
-
 /// No usable font.
 public enum TextError: Error, Equatable, CustomStringConvertible {
     case noFont(String)
