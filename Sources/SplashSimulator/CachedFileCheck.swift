@@ -23,11 +23,10 @@ enum CachedFileCheck {
                 guard let png = OSCodecs.pixels(png: data) else { throw SimulatorError.rejected("does not decode (PNG)") }
                 image = png
             case ("ktx", false):
-                let held = try self.container(of: bytes)
-                guard held == container else {
-                    throw SimulatorError.rejected("holds \(held.name), not the \(container.name) the OS wrote there")
-                }
                 let blocks = try astc(bytes)
+                guard blocks.container == container else {
+                    throw SimulatorError.rejected("holds \(blocks.container.name), not the \(container.name) the OS wrote there")
+                }
                 image = try OSCodecs.pixels(astc: blocks.data, width: blocks.width, height: blocks.height)
             default:
                 throw SimulatorError.rejected("does not decode")
@@ -43,28 +42,16 @@ enum CachedFileCheck {
         return .success(image)
     }
 
-    /// Which container `bytes` are, by their magic (and, for KTX, the `Compression_APPLE` key).
-    static func container(of bytes: [UInt8]) throws(SimulatorError) -> CacheFormat {
-        if bytes.starts(with: [0x41, 0x41, 0x50, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A]) { return .atx }
-        guard bytes.starts(with: [0xAB, 0x4B, 0x54, 0x58, 0x20, 0x31, 0x31, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A]) else {
-            throw .rejected("does not decode (neither KTX nor ATX)")
-        }
-        let keyValueEnd = 64 + Int(OSBytes.u32(bytes, 12 + 4 * 12) ?? 0)
-        let key = Array("Compression_APPLE".utf8) + [0]
-        let keyValues = bytes.count >= keyValueEnd ? Array(bytes[64..<keyValueEnd]) : []
-        let compressed = keyValues.count >= key.count && (0...(keyValues.count - key.count)).contains { keyValues[$0..<$0 + key.count].elementsEqual(key) }
-        return compressed ? .appleCompressedKTX : .ktx
-    }
-
-    /// The ASTC 4×4 blocks, in row order, of a KTX or ATX file, after the OS's checks.
-    static func astc(_ bytes: [UInt8]) throws(SimulatorError) -> (width: Int, height: Int, data: Data) {
+    /// The ASTC 4×4 blocks, in row order, of a KTX or ATX file, after the OS's checks, and which
+    /// container held them (for KTX, by the `Compression_APPLE` key).
+    static func astc(_ bytes: [UInt8]) throws(SimulatorError) -> (width: Int, height: Int, data: Data, container: CacheFormat) {
         if bytes.starts(with: [0xAB, 0x4B, 0x54, 0x58, 0x20, 0x31, 0x31, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A]) { return try ktx(bytes) }
         if bytes.starts(with: [0x41, 0x41, 0x50, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A]) { return try atx(bytes) }
         throw .rejected("does not decode (neither KTX nor ATX)")
     }
 
     /// Khronos KTX 1.1: identifier, thirteen UInt32 (LE), key/values, one level.
-    private static func ktx(_ bytes: [UInt8]) throws(SimulatorError) -> (width: Int, height: Int, data: Data) {
+    private static func ktx(_ bytes: [UInt8]) throws(SimulatorError) -> (width: Int, height: Int, data: Data, container: CacheFormat) {
         func word(_ index: Int) throws(SimulatorError) -> UInt32 {
             guard let value = OSBytes.u32(bytes, 12 + 4 * index) else { throw .rejected("does not decode (KTX header cut short)") }
             return value
@@ -86,11 +73,12 @@ enum CachedFileCheck {
             throw .rejected("does not decode (KTX level cut short)")
         }
         let level = Array(bytes[(keyValueEnd + 4)..<(keyValueEnd + 4 + imageSize)])
-        return (width, height, try blocks(compressed ? .lzfse(Array(level.dropFirst(8))) : .raw(level), width: width, height: height))
+        let data = try blocks(compressed ? .lzfse(Array(level.dropFirst(8))) : .raw(level), width: width, height: height)
+        return (width, height, data, compressed ? .appleCompressedKTX : .ktx)
     }
 
     /// ATX as the OS writes launch snapshots: `HEAD` of 21 words with depth 1, then the payload.
-    private static func atx(_ bytes: [UInt8]) throws(SimulatorError) -> (width: Int, height: Int, data: Data) {
+    private static func atx(_ bytes: [UInt8]) throws(SimulatorError) -> (width: Int, height: Int, data: Data, container: CacheFormat) {
         var offset = 8
         var head: [UInt32]?
         var payload: Payload?
@@ -116,7 +104,7 @@ enum CachedFileCheck {
                     throw .rejected("does not decode (ATX HEAD is not a 2D ASTC 4x4 image of depth 1)")
                 }
                 let width = Int(head[6]), height = Int(head[7])
-                return (width, height, try blocks(payload, width: width, height: height))
+                return (width, height, try blocks(payload, width: width, height: height), .atx)
             default:
                 continue
             }
