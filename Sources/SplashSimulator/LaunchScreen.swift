@@ -1,46 +1,45 @@
 import Foundation
 import SplashApplier
-import SplashCore
 import SplashFormat
 
-/// The app's `LaunchScreen.storyboard`, stood for by a campaign file (its layers, backgrounds and
-/// marker colours), as the OS renders and caches it on one screen and iOS version: every variant
-/// the app supports (light only before iOS 13, which has no dark mode), drawn by the simulator's
-/// own ``StoryboardRenderer`` and stored in the iOS version's ``CacheFormat`` (or the one asked for). The campaign file is
-/// read through the campaign model (it describes the app); the screen, the art's pixels and the
-/// cached bytes are the simulator's own.
+/// The app's `LaunchScreen.storyboard` (its ``Storyboard`` stand-in) as the OS renders and caches it
+/// on one screen and iOS version: every variant the app supports (light only before iOS 13, which
+/// has no dark mode), drawn by the simulator's own ``StoryboardRenderer`` and stored in the iOS
+/// version's ``CacheFormat`` (or the one asked for). The storyboard, the screen, the art's pixels
+/// and the cached bytes are all read and made by the simulator's own code.
 struct LaunchScreen {
-    let campaign: Campaign
+    let storyboard: Storyboard
     let screen: PhoneScreen
     let format: CacheFormat
     let variants: [SpringBoardModel.Variant]
-    private let storyboard: StoryboardRenderer
+    private let renderer: StoryboardRenderer
 
     init(
-        campaignAt url: URL, device name: String, ios: OSVersion, interfaceStyle: InterfaceStyle = .automatic, format: CacheFormat? = nil
+        storyboardAt url: URL, device name: String, ios: OSVersion, interfaceStyle: InterfaceStyle = .automatic, format: CacheFormat? = nil
     ) throws {
         let screen = try PhoneScreen.named(name)
-        let campaign = try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url, displayPath: url.lastPathComponent)
+        let storyboard = try Storyboard.load(url)
         var art: [String: RGBAImage] = [:]
-        for layer in campaign.appearances.values.flatMap(\.layers) where art[layer.image] == nil {
-            guard let image = OSCodecs.pixels(png: try Data(contentsOf: campaign.url(of: layer))) else {
-                throw SimulatorError.codec("the storyboard's image \(layer.image) does not decode as PNG")
+        for view in storyboard.scenes.values.flatMap(\.imageViews) where art[view.image] == nil {
+            let file = URL(fileURLWithPath: view.image, relativeTo: storyboard.folder)
+            guard let data = try? Data(contentsOf: file), let image = OSCodecs.pixels(png: data) else {
+                throw SimulatorError.storyboard("\(url.lastPathComponent): the image \(view.image) does not read as PNG (\(file.standardizedFileURL.path))")
             }
-            art[layer.image] = image
+            art[view.image] = image
         }
-        self.campaign = campaign
+        self.storyboard = storyboard
         self.screen = screen
         self.format = format ?? CacheFormat(ios: ios)
         let appearances: [Appearance]
         switch (ios.major >= 13, interfaceStyle) {
         case (false, _), (true, .light): appearances = [.light]
         case (true, .dark): appearances = [.dark]
-        case (true, .automatic): appearances = campaign.renderedAppearances
+        case (true, .automatic): appearances = Appearance.allCases.filter { storyboard.scenes[$0] != nil }
         }
-        variants = campaign.orientations.flatMap { orientation in
+        variants = storyboard.orientations.flatMap { orientation in
             appearances.map { SpringBoardModel.Variant(orientation: orientation, appearance: $0) }
         }
-        storyboard = StoryboardRenderer(campaign: campaign, art: art)
+        renderer = StoryboardRenderer(storyboard: storyboard, art: art)
     }
 
     /// The variant the OS shows now: the current orientation and style, as far as the app supports them.
@@ -58,7 +57,7 @@ struct LaunchScreen {
     /// What the OS draws for a variant (`black`: its image views rendered solid black), at `scale`
     /// (the screen's own by default; the app switcher's downscaled copies use 1).
     func image(_ variant: SpringBoardModel.Variant, black: Bool, scale: Int? = nil) -> RGBAImage {
-        storyboard.render(on: screen, scale: scale ?? screen.scale, variant, blackImages: black)
+        renderer.render(on: screen, scale: scale ?? screen.scale, variant, blackImages: black)
     }
 
     /// The bytes the OS caches for a variant.

@@ -1,6 +1,5 @@
 import Foundation
 import SplashApplier
-import SplashCore
 import SplashFormat
 
 /// An on-device-equivalent app container in a folder, and a small model of what SpringBoard does
@@ -42,27 +41,28 @@ public struct SandboxSimulator {
         return os
     }
 
-    /// The app's own launch screen when none is named: a copy of `campaigns/default.yaml` and its
-    /// art shipped with the simulator (a test keeps them identical), so `sim install` works from
-    /// any folder.
+    /// The app's own launch screen when none is named: the storyboard stand-in shipped with the
+    /// simulator (`Resources/launch-screen/LaunchScreen.json` and its art), the screen
+    /// `campaigns/default.yaml` describes (a test keeps the two the same), so `sim install` works
+    /// from any folder.
     public static var defaultLaunchScreen: URL {
         get throws {
             guard let folder = Bundle.module.url(forResource: "launch-screen", withExtension: nil) else {
                 throw SimulatorError.rejected("the simulator's default launch screen is missing from its resources")
             }
-            return folder.appendingPathComponent("default.yaml")
+            return folder.appendingPathComponent("LaunchScreen.json")
         }
     }
 
     private func launchScreen(_ model: SpringBoardModel) throws -> LaunchScreen {
         try LaunchScreen(
-            campaignAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model),
+            storyboardAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model),
             interfaceStyle: model.interfaceStyle ?? .automatic, format: model.cacheFormat)
     }
 
     /// Installs the app afresh (an empty container), rendering and caching its launch screen.
-    /// `zoomed` installs on the device's Display Zoom screen; `leftovers` names a campaign file whose
-    /// render another library (LLDynamicLaunchScreen and the like) left behind as PNG bytes in the
+    /// `launchScreen` is the app's ``Storyboard`` stand-in (JSON). `zoomed` installs on the device's
+    /// Display Zoom screen; `leftovers` names a storyboard stand-in whose render another library (LLDynamicLaunchScreen and the like) left behind as PNG bytes in the
     /// cache's `.ktx` names; `cacheFormat` caches in another container than the iOS version's own.
     /// A folder that holds anything but a sandbox this simulator made is refused.
     public func install(
@@ -72,7 +72,7 @@ public struct SandboxSimulator {
         guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
         let device = zoomed ? try PhoneScreen.named(device).zoomed().name : device
         let storyboard = try LaunchScreen(
-            campaignAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle, format: cacheFormat)
+            storyboardAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle, format: cacheFormat)
         let fm = FileManager.default
         if let entries = try? fm.contentsOfDirectory(atPath: root.path), !entries.isEmpty {
             guard fm.fileExists(atPath: modelURL.path) else { throw SimulatorError.notASandbox(root.path) }
@@ -82,7 +82,7 @@ public struct SandboxSimulator {
         try fm.createDirectory(at: container.appendingPathComponent("Library/Caches"), withIntermediateDirectories: true)
         try fm.createDirectory(at: container.appendingPathComponent("Documents"), withIntermediateDirectories: true)
         var model = SpringBoardModel(
-            bundleID: storyboard.campaign.app.bundleID, version: version, build: build,
+            bundleID: storyboard.storyboard.bundleID, version: version, build: build,
             launchScreen: launchScreen.standardizedFileURL.path, device: device, ios: ios,
             appearance: .light, orientation: .portrait, blackRender: blackRender,
             interfaceStyle: interfaceStyle == .automatic ? nil : interfaceStyle,
@@ -109,11 +109,11 @@ public struct SandboxSimulator {
     }
 
     /// What a run-time library leaves in the cache: each cached file overwritten in place, name kept,
-    /// with PNG bytes of its own on-device render of `campaign` (an old campaign's art, or the app's
-    /// own screen after its "restore").
-    private func leaveLeftovers(of campaign: URL, model: SpringBoardModel) throws {
+    /// with PNG bytes of its own on-device render of the storyboard stand-in `drawn` (an old
+    /// campaign's art, or the app's own screen after its "restore").
+    private func leaveLeftovers(of drawn: URL, model: SpringBoardModel) throws {
         let folder = try snapshotFolder(model)
-        let library = try LaunchScreen(campaignAt: campaign, device: model.device, ios: try os(model))
+        let library = try LaunchScreen(storyboardAt: drawn, device: model.device, ios: try os(model))
         for (name, variant) in model.variants {
             try OSCodecs.png(library.image(variant, black: false)).write(to: folder.appendingPathComponent(name))
         }
@@ -196,7 +196,7 @@ public struct SandboxSimulator {
         if runApp, let bundle {
             var applier = SnapshotApplier(
                 container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                osVersion: try os(model), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
+                osVersion: try os(model), decoder: SimulatedAppDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
             applier.interfaceStyle = model.interfaceStyle ?? .automatic
             applier.appBundleID = model.bundleID
             applier.screenScale = try PhoneScreen.named(model.device).scale
@@ -283,6 +283,8 @@ public enum SimulatorError: Error, Equatable, CustomStringConvertible {
     case noDisplayZoom(String)
     /// The OS's codec (astcenc, libpng) failed.
     case codec(String)
+    /// The storyboard stand-in cannot be read: the file, the key and what is wrong.
+    case storyboard(String)
 
     public var description: String {
         switch self {
@@ -295,6 +297,7 @@ public enum SimulatorError: Error, Equatable, CustomStringConvertible {
         case .notASandbox(let path): return "\(path) is not empty and is not a sandbox made by `splashgen sim install`; choose an empty or new folder"
         case .noDisplayZoom(let name): return "\(name) offers no Display Zoom in the simulator's screens; `splashgen devices` marks the zoomed entries"
         case .codec(let detail): return detail
+        case .storyboard(let detail): return detail
         }
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import SplashApplier
-import SplashCore
 import SplashFormat
 
 /// The OS's render of `LaunchScreen.storyboard`, modelled the way UIKit draws it and deliberately
@@ -15,9 +13,9 @@ import SplashFormat
 ///   blended with what lies under it (docs/ios-launch-cache.md §6);
 /// - the black-render bug paints every image view's frame solid black.
 struct StoryboardRenderer {
-    /// The storyboard, stood for by a campaign file's layers, backgrounds and marker colours.
-    let campaign: Campaign
-    /// Decoded art, by the path the campaign names.
+    /// The storyboard's scenes and marker colours.
+    let storyboard: Storyboard
+    /// Decoded art, by the path the storyboard names.
     let art: [String: RGBAImage]
     /// The marker view's side in points.
     static let markerPoints = 0.5
@@ -26,18 +24,18 @@ struct StoryboardRenderer {
     func render(on screen: PhoneScreen, scale pixelsPerPoint: Int, _ variant: SpringBoardModel.Variant, blackImages: Bool) -> RGBAImage {
         let scale = Double(pixelsPerPoint)
         let (width, height) = screen.size(variant.orientation)
-        let spec = campaign.appearances[variant.appearance] ?? campaign.appearances[.light]
-        var canvas = RGBAImage(width: width * pixelsPerPoint, height: height * pixelsPerPoint, fill: spec?.background ?? RGBAColor(r: 255, g: 255, b: 255))
+        let scene = storyboard.scenes[variant.appearance] ?? storyboard.scenes[.light]
+        var canvas = RGBAImage(width: width * pixelsPerPoint, height: height * pixelsPerPoint, fill: scene?.background ?? RGBAColor(r: 255, g: 255, b: 255))
         var safe = screen.safeArea(variant.orientation)
         if variant.orientation == .landscape { safe.top = screen.safeArea(.portrait).top }
-        for layer in spec?.layers ?? [] where layer.orientation == nil || layer.orientation == variant.orientation {
-            guard let image = art[layer.image] else { continue }
-            let inset = layer.safeArea ? safe : (top: 0, left: 0, bottom: 0, right: 0)
+        for view in scene?.imageViews ?? [] where view.only == nil || view.only == variant.orientation {
+            guard let image = art[view.image] else { continue }
+            let inset = view.safeArea ? safe : (top: 0, left: 0, bottom: 0, right: 0)
             let region = Rect(
-                x: inset.left + layer.margin, y: inset.top + layer.margin,
-                width: Double(width) - inset.left - inset.right - 2 * layer.margin,
-                height: Double(height) - inset.top - inset.bottom - 2 * layer.margin)
-            guard region.width > 0, region.height > 0, let frame = imageFrame(layer, image: image, in: region) else { continue }
+                x: inset.left + view.margin, y: inset.top + view.margin,
+                width: Double(width) - inset.left - inset.right - 2 * view.margin,
+                height: Double(height) - inset.top - inset.bottom - 2 * view.margin)
+            guard region.width > 0, region.height > 0, let frame = imageFrame(view, image: image, in: region) else { continue }
             let pixels = Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale)
             if blackImages {
                 fill(RGBAColor(r: 0, g: 0, b: 0), rect: pixels, on: &canvas)
@@ -47,7 +45,7 @@ struct StoryboardRenderer {
         }
         let side = Self.markerPoints * scale
         let marker = Rect(x: Double(canvas.width) - side, y: Double(canvas.height) - side, width: side, height: side)
-        fill(campaign.marker[variant.appearance], rect: marker, on: &canvas)
+        fill(storyboard.marker[variant.appearance] ?? RGBAColor(r: 255, g: 255, b: 255), rect: marker, on: &canvas)
         return canvas
     }
 
@@ -58,18 +56,18 @@ struct StoryboardRenderer {
 
     /// The image view's frame in points: aspect fill or fit of the region, or a fixed size, placed by
     /// the anchor (Auto Layout constraints to the region's edges and centre).
-    private func imageFrame(_ layer: Campaign.Layer, image: RGBAImage, in region: Rect) -> Rect? {
+    private func imageFrame(_ view: Storyboard.ImageView, image: RGBAImage, in region: Rect) -> Rect? {
         let aspect = Double(image.width) / Double(image.height)
         var width: Double, height: Double
-        switch layer.fit {
-        case .fill:
+        switch view.contentMode {
+        case .aspectFill:
             width = max(region.width, region.height * aspect)
             height = width / aspect
-        case .fit:
+        case .aspectFit:
             width = min(region.width, region.height * aspect)
             height = width / aspect
-        case .none:
-            switch (layer.width, layer.height) {
+        case .sized:
+            switch (view.width, view.height) {
             case let (w?, h?): width = min(w, h * aspect)
             case let (w?, nil): width = w
             case let (nil, h?): width = h * aspect
@@ -77,7 +75,7 @@ struct StoryboardRenderer {
             }
             height = width / aspect
         }
-        let anchor = layer.anchor.unit
+        let anchor = view.anchor
         return Rect(
             x: region.x + (region.width - width) * anchor.x, y: region.y + (region.height - height) * anchor.y,
             width: width, height: height)

@@ -49,7 +49,7 @@ func fetchFigures(outputRoot: URL) async throws {
     let device = try DeviceCatalogue.bundled().device(named: "iPhone 15")!
     let sandbox = temporaryFolder().appendingPathComponent("sandbox")
     let simulator = SandboxSimulator(root: sandbox)
-    _ = try simulator.install(launchScreen: URL(fileURLWithPath: "campaigns/default.yaml"), version: "5.2", build: "100", device: device.name, ios: "17.0")
+    _ = try simulator.install(launchScreen: try SandboxSimulator.defaultLaunchScreen, version: "5.2", build: "100", device: device.name, ios: "17.0")
     let fetcher = try simulator.fetcher(from: URL(string: "http://127.0.0.1:\(port)/season/")!, trust: .pinned(try PinnedKey(key.publicKey)))
     let clock = ContinuousClock()
     let during = try Date("2026-11-11T12:00:00+08:00", strategy: .iso8601)

@@ -202,7 +202,7 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
     let bundle = try BundleBuilder(outputRoot: temporaryFolder()).build(phone).bundle
     let installed = temporaryFolder().appendingPathComponent("sandbox")
     _ = try SandboxSimulator(root: installed).install(
-        launchScreen: URL(fileURLWithPath: "campaigns/default.yaml"),
+        launchScreen: try SandboxSimulator.defaultLaunchScreen,
         version: "5.2", build: "100", device: "iPhone 15", ios: "17.0")
     let before = phone.schedule.start.addingTimeInterval(-3600), during = phone.schedule.start.addingTimeInterval(3600)
     func applier(_ root: URL, _ now: Date) -> SnapshotApplier {

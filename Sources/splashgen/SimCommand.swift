@@ -34,7 +34,10 @@ struct SimCommand: AsyncParsableCommand {
     struct Install: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Install the app afresh and cache its launch screen.")
         @OptionGroup var sandbox: Sandbox
-        @Option(help: "The campaign file that stands for LaunchScreen.storyboard (default: a copy of campaigns/default.yaml shipped with splashgen).")
+        @Option(
+            help:
+                "The storyboard stand-in (JSON; docs/ios-integration.md) that stands for LaunchScreen.storyboard (default: the app's own screen shipped with splashgen, as campaigns/default.yaml draws it)."
+        )
         var launchScreen: String?
         @OptionGroup var app: AppVersionOptions
         @Option(help: "A catalogue device name.", completion: .custom(Splashgen.deviceNames)) var device = "iPhone 15"
@@ -48,7 +51,7 @@ struct SimCommand: AsyncParsableCommand {
         var cacheFormat: CacheFormat?
         @Flag(help: "Install on the device's Display Zoom screen (smaller points, same scale).") var zoomed = false
         @Flag(help: "Reproduce the black launch screen: image views render solid black.") var blackRender = false
-        @Option(help: "Leave another library's leftovers: the cache holds PNG renders of this campaign file in its .ktx names.")
+        @Option(help: "Leave another library's leftovers: the cache holds PNG renders of this storyboard stand-in (JSON) in its .ktx names.")
         var leftovers: String?
         @Option(help: "The app's UIUserInterfaceStyle: light or dark (the OS renders only that style; the app's applier is told), or auto.")
         var interfaceStyle: InterfaceStyleArgument = .auto

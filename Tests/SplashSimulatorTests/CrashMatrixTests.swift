@@ -152,7 +152,7 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
         Scenario(
             description: "leftovers cleared",
             install: {
-                SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.campaign("double11.yaml")))
+                SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.storyboard("colourful.json")))
             }, run: { try $0.apply() }, now: during, restorable: false),
         Scenario(
             description: "iOS 12 folder move", install: { SandboxSimulator(root: try Installed.install(device: "iPhone 8", ios: "12.4")) },

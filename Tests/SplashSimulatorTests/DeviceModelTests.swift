@@ -41,7 +41,7 @@ import Testing
             #expect(data.count < 400_000, "\(name): \(data.count) bytes; the OS's compressed files are a few KB to ~1.7 MB")
         }
         // The ASTC inside decodes, through the applier's decoder, to the storyboard as the simulator's OS drew it.
-        let launch = try LaunchScreen(campaignAt: Repo.campaign("default.yaml"), device: "iPhone 15", ios: try #require(OSVersion("17.0")))
+        let launch = try LaunchScreen(storyboardAt: try Repo.ownStoryboard, device: "iPhone 15", ios: try #require(OSVersion("17.0")))
         for (name, variant) in model.variants {
             let decoded = try SnapshotDecoder().decode(try #require(files[name]))
             let expected = launch.image(variant, black: false)
@@ -56,7 +56,7 @@ import Testing
     /// What the OS shows is what docs/ios-launch-cache.md says it writes; a file in a layout it does not write
     /// is thrown away (and the launch screen rendered again).
     @Test func theOSRefusesAnATXLayoutItDoesNotWrite() throws {
-        let launch = try LaunchScreen(campaignAt: Repo.campaign("default.yaml"), device: "iPhone 8", ios: try #require(OSVersion("17.0")))
+        let launch = try LaunchScreen(storyboardAt: try Repo.ownStoryboard, device: "iPhone 8", ios: try #require(OSVersion("17.0")))
         let good = [UInt8](try launch.render(portraitLight, black: false, encoder: OSCodecs.ASTCEncoder()))
         let size = (width: 750, height: 1334)
         #expect(throws: Never.self) { try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: size, container: .atx).get() }
@@ -92,7 +92,7 @@ import Testing
             try CachedFileCheck.shown(Data(good), name: "A@2x.ktx", expected: size, container: .ktx).get()
         }
         let ktx = try LaunchScreen(
-            campaignAt: Repo.campaign("default.yaml"), device: "iPhone 8", ios: try #require(OSVersion("17.0")), format: .appleCompressedKTX)
+            storyboardAt: try Repo.ownStoryboard, device: "iPhone 8", ios: try #require(OSVersion("17.0")), format: .appleCompressedKTX)
         let appleKTX = try ktx.render(portraitLight, black: false, encoder: OSCodecs.ASTCEncoder())
         #expect(throws: Never.self) { try CachedFileCheck.shown(appleKTX, name: "A@2x.ktx", expected: size, container: .appleCompressedKTX).get() }
         #expect(throws: SimulatorError.rejected("holds KTX 1.1 with Compression_APPLE, not the ATX the OS wrote there")) {
@@ -136,7 +136,7 @@ import Testing
     /// pixel whole, its neighbours half, the diagonal a quarter) and exactly the corner pixel at @2x.
     @Test(arguments: [("iPhone 15", 3, 1179, 2556), ("iPhone 8", 2, 750, 1334)])
     func theMarkerViewIsBlendedWhereItLands(_ name: String, _ scale: Int, _ width: Int, _ height: Int) throws {
-        let launch = try LaunchScreen(campaignAt: Repo.storyboard("brand-storyboard.yaml"), device: name, ios: try #require(OSVersion("17.0")))
+        let launch = try LaunchScreen(storyboardAt: Repo.storyboard("brand.json"), device: name, ios: try #require(OSVersion("17.0")))
         let image = launch.image(portraitLight, black: false)
         #expect((image.width, image.height) == (width, height), "points x scale, docs/ios-launch-cache.md §8")
         let (w, h) = (image.width, image.height)
@@ -173,7 +173,7 @@ import Testing
     }
 
     @Test func leftoversAreAnotherLibrarysPNGRendersInTheOSsNames() throws {
-        let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.campaign("double11.yaml")))
+        let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.storyboard("colourful.json")))
         let model = try sim.model()
         for (name, data) in try sim.cachedFiles() {
             #expect(name.hasSuffix("@3x.ktx"))

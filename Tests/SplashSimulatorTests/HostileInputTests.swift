@@ -178,7 +178,7 @@ import Testing
 
     @Test func aLightOnlyNavyScreenWithoutAMarkerIsAGuessUntilTheAppSaysItIsLightOnly() throws {
         let bundle = try Bundles.double11.get()
-        let storyboard = Repo.storyboard("navy-light-only.yaml")
+        let storyboard = Repo.storyboard("navy-light-only.json")
         let guessing = SandboxSimulator(root: try Installed.install(launchScreen: storyboard, ios: "17.0"))
         let first = try guessing.launch(bundle: bundle, now: during)
         #expect(first.appReport?.files.allSatisfy { $0.decidedBy == .luminance } == true, "never a marker reading")
@@ -200,7 +200,7 @@ import Testing
         try Data("keep me".utf8).write(to: folder.appendingPathComponent("thesis.txt"))
         #expect(throws: SimulatorError.notASandbox(folder.path)) {
             _ = try SandboxSimulator(root: folder).install(
-                launchScreen: Repo.campaign("default.yaml"), version: "1", build: "1",
+                launchScreen: try Repo.ownStoryboard, version: "1", build: "1",
                 device: "iPhone 15", ios: "17.0")
         }
         #expect(try String(contentsOf: folder.appendingPathComponent("thesis.txt"), encoding: .utf8) == "keep me")
@@ -210,7 +210,7 @@ import Testing
         let bundle = try Bundles.double11.get()
         let root = temporaryFolder("dark-only").appendingPathComponent("s")
         _ = try SandboxSimulator(root: root).install(
-            launchScreen: Repo.campaign("default.yaml"), version: "5.2", build: "100",
+            launchScreen: try Repo.ownStoryboard, version: "5.2", build: "100",
             device: "iPhone 15", ios: "17.0", interfaceStyle: .dark)
         let sim = SandboxSimulator(root: root)
         #expect(try sim.model().variants.values.allSatisfy { $0.appearance == .dark }, "the OS renders only the declared style")

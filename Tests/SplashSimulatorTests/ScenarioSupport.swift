@@ -10,8 +10,12 @@ import SplashTestSupport
 enum Repo {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
     static func campaign(_ name: String) -> URL { root.appendingPathComponent("campaigns/" + name) }
-    /// A storyboard stand-in from this suite's fixtures.
-    static func storyboard(_ name: String) -> URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + name) }
+    /// A storyboard stand-in (``Storyboard``, JSON) from this suite's fixtures.
+    static func storyboard(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/storyboards/" + name)
+    }
+    /// The simulator's shipped storyboard stand-in: the app's own screen, as campaigns/default.yaml draws it.
+    static var ownStoryboard: URL { get throws { try SandboxSimulator.defaultLaunchScreen } }
 }
 
 func date(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
@@ -61,26 +65,18 @@ func buildSeason(_ files: String..., device: String = "iPhone 15", edit: (inout 
 
 enum Installed {
     static let iPhone15 = Result { try install(ios: "17.0") }
-    static let iPhone15Colourful = Result { try install(launchScreen: "double11.yaml", ios: "17.0") }
+    static let iPhone15Colourful = Result { try install(launchScreen: Repo.storyboard("colourful.json"), ios: "17.0") }
 
-    static let iPhone15Brand = Result { try install(launchScreen: Repo.storyboard("brand-storyboard.yaml"), ios: "17.0") }
+    static let iPhone15Brand = Result { try install(launchScreen: Repo.storyboard("brand.json"), ios: "17.0") }
 
+    /// A fresh sandbox; the app's launch screen is the simulator's own storyboard stand-in unless one is named.
     static func install(
-        launchScreen: String = "default.yaml", device: String = "iPhone 15", ios: String, zoomed: Bool = false,
-        blackRender: Bool = false, leftovers: URL? = nil, cacheFormat: CacheFormat? = nil
-    ) throws -> URL {
-        try install(
-            launchScreen: Repo.campaign(launchScreen), device: device, ios: ios, zoomed: zoomed, blackRender: blackRender, leftovers: leftovers,
-            cacheFormat: cacheFormat)
-    }
-
-    static func install(
-        launchScreen: URL, device: String = "iPhone 15", ios: String, zoomed: Bool = false,
+        launchScreen: URL? = nil, device: String = "iPhone 15", ios: String, zoomed: Bool = false,
         blackRender: Bool = false, leftovers: URL? = nil, cacheFormat: CacheFormat? = nil
     ) throws -> URL {
         let root = temporaryFolder("installed")
         _ = try SandboxSimulator(root: root).install(
-            launchScreen: launchScreen, version: "5.2", build: "100", device: device, ios: ios,
+            launchScreen: try launchScreen ?? Repo.ownStoryboard, version: "5.2", build: "100", device: device, ios: ios,
             zoomed: zoomed, blackRender: blackRender, leftovers: leftovers, cacheFormat: cacheFormat)
         return root
     }

@@ -211,7 +211,7 @@ import Testing
         let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", blackRender: true))
         let model = try sim.model()
         let folder = try sim.snapshotFolder(model)
-        let storyboard = try LaunchScreen(campaignAt: Repo.campaign("default.yaml"), device: "iPhone 15", ios: try #require(OSVersion("17.0")))
+        let storyboard = try LaunchScreen(storyboardAt: try Repo.ownStoryboard, device: "iPhone 15", ios: try #require(OSVersion("17.0")))
         for (name, variant) in model.variants where variant.appearance == .dark {
             try storyboard.render(variant, black: false, encoder: OSCodecs.ASTCEncoder()).write(to: folder.appendingPathComponent(name))
         }
@@ -247,14 +247,16 @@ import Testing
         #expect(try sim.cachedFiles() == now)
     }
 
-    /// Never told on a good render, and always on a black one, for each shipped campaign standing
-    /// as the app's storyboard (its own build, marked as the app's own screen, the reference), in
-    /// both orientations and appearances.
-    @Test(arguments: ["default.yaml", "double11.yaml"])
-    func aShippedStoryboardIsToldBlackOnlyWhenItIs(_ file: String) throws {
+    /// Never told on a good render, and always on a black one, for each storyboard stand-in beside
+    /// the shipped campaign that describes the same screen (its own build, marked as the app's own
+    /// screen, the reference), in both orientations and appearances. The two sides are read apart:
+    /// the campaign by the generator's loader, the storyboard by the simulator's own.
+    @Test(arguments: [("default.yaml", nil), ("double11.yaml", "colourful.json")])
+    func aShippedStoryboardIsToldBlackOnlyWhenItIs(_ file: String, storyboard: String?) throws {
         let bundle = try buildBundle(file) { $0.ownScreen = true }
         for black in [false, true] {
-            let sim = SandboxSimulator(root: try Installed.install(launchScreen: file, ios: "17.0", blackRender: black))
+            let launchScreen = try storyboard.map(Repo.storyboard) ?? Repo.ownStoryboard
+            let sim = SandboxSimulator(root: try Installed.install(launchScreen: launchScreen, ios: "17.0", blackRender: black))
             let told = try sim.launch(bundle: bundle, now: opening).appReport?.problems.filter { $0.code == .originalBlackRender }.compactMap(\.file)
             #expect(told?.sorted() == (black ? try sim.model().variants.keys.sorted() : []), "\(file), black render \(black)")
         }
@@ -308,7 +310,7 @@ import Testing
 
     @Test func anotherLibrarysLeftoversAreNotKeptAsOriginals() throws {
         let bundle = try Bundles.mourning.get()
-        let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.campaign("double11.yaml")))
+        let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.storyboard("colourful.json")))
         let day = date("2026-12-04T08:00:00+08:00")
         let first = try sim.launch(bundle: bundle, now: day)
         #expect(first.appReport?.problems.map(\.code) == [.leftoversCleared], "leftovers are reported, not backed up as originals")
