@@ -42,6 +42,9 @@ struct ApplyPlan {
         var snapshot: Manifest.Snapshot?
         /// The original's container, which the object's picture is written in (with `snapshot`).
         var framing: ReplacementFraming?
+        /// The file is removed, so that iOS renders it again at the next launch: a black render with
+        /// nothing to put in its place. `target` is then the hash it holds now.
+        var remove = false
     }
 }
 
@@ -128,8 +131,16 @@ enum ApplyPlanner {
                 }
             }
             if target == record.original, record.blackRender == true {
-                // A black render is never put back: the app's own screen goes there instead.
-                target = try Self.ownScreen(instead: name, record: record, bundle: bundle, original: original, chosen: &chosen, plan: &plan)
+                // A black render is never put back: the app's own screen goes there instead, or else
+                // the file is removed for iOS to render again.
+                guard let own = try Self.ownScreen(instead: name, record: record, bundle: bundle, original: original, chosen: &chosen, plan: &plan)
+                else {
+                    plan.changes.append(ApplyPlan.Change(name: name, target: record.current, remove: true))
+                    plan.notes[name] = "removed: iOS renders it again at the next launch"
+                    plan.state.files[name] = nil
+                    continue
+                }
+                target = own
             }
             guard target != record.current else { continue }
             let replacement = target == record.original ? nil : chosen[name]
@@ -150,26 +161,37 @@ enum ApplyPlanner {
     }
 
     /// What goes where a black render (`record`) would come back: the app's own screen (the bundle's
-    /// campaign marked `own_screen`) in the original's container; the original itself, reported, when
-    /// there is none to put there. Returns the file's target.
+    /// campaign marked `own_screen`) in the original's container. Returns the file's target, or nil
+    /// (reported) when there is nothing to put there: the bundle lacks the app's own screen of this
+    /// size, or the original's container cannot be written again. The file is then removed, so that
+    /// iOS renders it again at the next launch (seed article 000's repair).
     private static func ownScreen(
         instead name: String, record: ApplierState.FileRecord, bundle: SnapshotBundle?, original: (String) -> Data?,
         chosen: inout [String: (snapshot: Manifest.Snapshot, framing: ReplacementFraming)], plan: inout ApplyPlan
-    ) throws(ApplierError) -> String {
+    ) throws(ApplierError) -> String? {
+        let removed = "the file is removed, so iOS renders it again from the storyboard at the next launch"
         guard let bundle, let own = bundle.manifest.campaigns.first(where: { $0.ownScreen == true }),
             let snapshot = Self.snapshot(of: record, in: own)
         else {
             plan.problems.append(
                 .init(
                     .originalBlackRender, file: name,
-                    "the original is the OS's black render, and no bundle gives the app's own screen of this size (a campaign with own_screen: true) to put there instead: the original comes back"
+                    "the original is the OS's black render, and no bundle gives the app's own screen of this size (a campaign with own_screen: true) to put there instead: \(removed)"
                 ))
-            return record.original
+            return nil
         }
         if record.object == snapshot.object, record.current != record.original { return record.current }
-        guard case .framed(let framing) = Self.framing(of: name, original: original, record: record, plan: &plan) else { return record.current }
-        if let problem = Self.precheck(snapshot, in: bundle) { throw .badBundle(problem) }
-        chosen[name] = (snapshot, framing)
+        switch Self.framing(of: name, original: original, record: record, plan: &plan) {
+        case .framed(let framing):
+            if let problem = Self.precheck(snapshot, in: bundle) { throw .badBundle(problem) }
+            chosen[name] = (snapshot, framing)
+        case .originalUnreadable:
+            return record.current
+        case .unsupported:
+            plan.problems.append(
+                .init(.originalBlackRender, file: name, "the original is the OS's black render, and \(own.id) cannot be written in its container: \(removed)"))
+            return nil
+        }
         plan.problems.append(
             .init(.originalBlackRender, file: name, "the original is the OS's black render: \(own.id), the app's own screen, goes there instead"))
         return snapshot.object

@@ -199,6 +199,8 @@ public struct ApplyReport: Codable, Equatable, Sendable {
         case leftAlone = "left-alone"
         /// Removed with the rest of another library's leftovers, for the OS to render anew.
         case cleared
+        /// Removed, for the OS to render anew: a black render with nothing to put in its place.
+        case removed
         /// `status` only: would be replaced or restored by `apply`.
         case wouldChange = "would-change"
     }

@@ -20,7 +20,8 @@ import Darwin
 /// 3. an original is replaced only when its verified backup exists (backed up again from the file
 ///    itself when it still holds the recorded original); once every staged object is flushed, each
 ///    is renamed over its target, keeping the OS's name (an original coming back is written beside
-///    its target and renamed); before iOS 13, where the folder cannot be written in place, the
+///    its target and renamed; a black render with nothing to put in its place is removed, for iOS
+///    to render again); before iOS 13, where the folder cannot be written in place, the
 ///    folder is moved out, edited and moved back, with the move journaled too; one sync of the
 ///    folder makes the renames durable;
 /// 4. the state is written settled (not flushed: what it says can be rebuilt from what is durable).
@@ -108,6 +109,12 @@ struct PlanExecutor {
             for change in plan.changes {
                 guard var record = state.files[change.name] else { continue }
                 let file = working.appendingPathComponent(change.name)
+                if change.remove {
+                    // A black render with nothing to put in its place: iOS renders it again.
+                    try fs.remove(file)
+                    state.files[change.name] = nil
+                    continue
+                }
                 if change.snapshot != nil {
                     // Replacing the original: only with a verified backup of it behind.
                     if record.current == record.original, !backupHolds(record.original, at: backup.appendingPathComponent(change.name)) {

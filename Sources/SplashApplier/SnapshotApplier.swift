@@ -164,6 +164,8 @@ public struct SnapshotApplier: Sendable {
         plan.regenerated = found.rekeyed && survey.saved?.key != found.state.key
         problems += plan.problems
 
+        let removed = Dictionary(
+            uniqueKeysWithValues: plan.changes.filter(\.remove).compactMap { change in found.state.files[change.name].map { (change.name, $0) } })
         if mode == .status {
             var actions: [String: ApplyReport.Action] = [:]
             for change in plan.changes { actions[change.name] = .wouldChange }
@@ -171,7 +173,7 @@ public struct SnapshotApplier: Sendable {
             return report(
                 plan.state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
                 noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems,
-                notShown: plan.notShown + notShown)
+                notShown: plan.notShown + notShown, removed: removed)
         }
         let executor = PlanExecutor(paths: paths, fs: files, bundle: try target.open(), moveFolder: osVersion.major < 13)
         let (final, met) = try executor.run(plan, before: found.state, previousBackup: survey.saved?.backup) { settled in
@@ -195,11 +197,12 @@ public struct SnapshotApplier: Sendable {
         }
         var actions: [String: ApplyReport.Action] = [:]
         for change in plan.changes where !met.contains(where: { $0.file == change.name }) {
-            actions[change.name] = change.snapshot == nil ? .restored : .replaced
+            actions[change.name] = change.remove ? .removed : change.snapshot == nil ? .restored : .replaced
         }
         return report(
             final, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
-            noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown + notShown)
+            noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown + notShown,
+            removed: removed.filter { final.files[$0.key] == nil })
     }
 
     /// The state key of this app version and build with these cached file names.
@@ -374,19 +377,21 @@ public struct SnapshotApplier: Sendable {
     private func report(
         _ state: ApplierState, campaign: String?, nextChange: Date?, manifest: Manifest?, regenerated: Bool,
         noOp: Bool, actions: [String: ApplyReport.Action], notes: [String: String],
-        problems: [ApplyReport.Problem], notShown: [ApplyReport.NotShown]
+        problems: [ApplyReport.Problem], notShown: [ApplyReport.NotShown], removed: [String: ApplierState.FileRecord] = [:]
     ) -> ApplyReport {
         let snapshots = manifest?.campaigns.flatMap(\.snapshots) ?? []
-        let files = state.files.keys.sorted().compactMap { name -> ApplyReport.File? in
-            guard let record = state.files[name] else { return nil }
+        let files = Set(state.files.keys).union(removed.keys).sorted().compactMap { name -> ApplyReport.File? in
+            guard let record = state.files[name] ?? removed[name] else { return nil }
             // Campaigns may share an object: the one in force names it first. A record rebuilt without
             // its object may still hold one as it is (its container the object's own).
             let object = record.object ?? record.current
             let holders = manifest?.campaigns.filter { $0.snapshots.contains { $0.object == object } } ?? []
             let showing =
-                record.current == record.original
-                ? "original"
-                : (holders.first { $0.id == campaign }?.id ?? holders.first?.id ?? state.campaign ?? "replacement")
+                state.files[name] == nil
+                ? "nothing (removed: iOS renders it again)"
+                : record.current == record.original
+                    ? "original"
+                    : (holders.first { $0.id == campaign }?.id ?? holders.first?.id ?? state.campaign ?? "replacement")
             return ApplyReport.File(
                 name: name, width: record.width, height: record.height, orientation: record.orientation,
                 appearance: record.appearance, decidedBy: record.decidedBy,

@@ -202,12 +202,11 @@ import Testing
         #expect(try sim.cachedFiles() == originals)
     }
 
-    /// The OS's black render (docs/ios-launch-cache.md §6), light files only, beside dark files it
-    /// rendered well (issue 25's case): the black ones are told against the app's own screen when they
-    /// are backed up and reported, and once the campaign ends they do not come back, the app's own
-    /// screen goes there (in the original's container); the dark ones come back byte for byte.
-    @Test func aBlackRenderIsToldAndNeverPutBack() throws {
-        let bundle = try Bundles.double11WithOwnScreen.get()
+    /// A fresh iPhone 15 whose OS rendered the light files black and the dark ones well (issue 25's
+    /// case): the sandbox, its model, the files as the OS wrote them, and the light and dark names.
+    private func blackLightBesideGoodDark() throws -> (
+        sim: SandboxSimulator, model: SpringBoardModel, originals: [String: Data], light: [String], dark: [String]
+    ) {
         let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", blackRender: true))
         let model = try sim.model()
         let folder = try sim.snapshotFolder(model)
@@ -215,9 +214,18 @@ import Testing
         for (name, variant) in model.variants where variant.appearance == .dark {
             try storyboard.render(variant, black: false, encoder: OSCodecs.ASTCEncoder()).write(to: folder.appendingPathComponent(name))
         }
-        let originals = try sim.cachedFiles()
         let light = model.variants.filter { $0.value.appearance == .light }.map(\.key).sorted()
         let dark = model.variants.filter { $0.value.appearance == .dark }.map(\.key).sorted()
+        return (sim, model, try sim.cachedFiles(), light, dark)
+    }
+
+    /// The OS's black render (docs/ios-launch-cache.md §6), light files only, beside dark files it
+    /// rendered well (issue 25's case): the black ones are told against the app's own screen when they
+    /// are backed up and reported, and once the campaign ends they do not come back, the app's own
+    /// screen goes there (in the original's container); the dark ones come back byte for byte.
+    @Test func aBlackRenderIsToldAndNeverPutBack() throws {
+        let bundle = try Bundles.double11WithOwnScreen.get()
+        let (sim, model, originals, light, dark) = try blackLightBesideGoodDark()
 
         let first = try sim.launch(bundle: bundle, now: opening)
         let told = first.appReport?.problems.filter { $0.code == .originalBlackRender } ?? []
@@ -245,6 +253,40 @@ import Testing
         let again = try sim.launch(bundle: bundle, now: after.addingTimeInterval(60))
         #expect(again.appReport?.problems == [])
         #expect(try sim.cachedFiles() == now)
+    }
+
+    /// A black render told against the app's own screen, when the campaign ends under a bundle that no
+    /// longer holds that screen: nothing can go in its place, so the file is removed (reported, and
+    /// `removed` in the report), and the OS renders the launch screen again at the next launch. The
+    /// dark files, rendered well, come back byte for byte.
+    @Test func aBlackRenderWithNothingToPutInItsPlaceIsRemovedForTheOSToRenderAgain() throws {
+        let (sim, installed, originals, light, dark) = try blackLightBesideGoodDark()
+        let folder = try sim.snapshotFolder(installed)
+        let storyboard = try LaunchScreen(storyboardAt: try Repo.ownStoryboard, device: "iPhone 15", ios: try #require(OSVersion("17.0")))
+        _ = try sim.launch(bundle: try Bundles.double11WithOwnScreen.get(), now: opening)
+        _ = try sim.launch(bundle: try Bundles.double11WithOwnScreen.get(), now: during)
+
+        // The next season's bundle has no own_screen campaign.
+        let ended = try #require(try sim.launch(bundle: try Bundles.double11.get(), now: after).appReport)
+        let told = ended.problems.filter { $0.code == .originalBlackRender }
+        #expect(told.compactMap(\.file).sorted() == light)
+        #expect(told.allSatisfy { $0.message.hasSuffix("the file is removed, so iOS renders it again from the storyboard at the next launch") })
+        #expect(ended.files.filter { $0.action == .removed }.map(\.name).sorted() == light)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ktx") }
+        #expect(Set(entries) == Set(dark), "the black renders are gone")
+        let now = try Dictionary(uniqueKeysWithValues: dark.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) })
+        for name in dark { #expect(now[name] == originals[name], "\(name): a good original comes back byte for byte") }
+
+        // The OS, rendering well this time, draws the launch screen again.
+        var model = try sim.model()
+        model.blackRender = false
+        try model.save(sim.root.appendingPathComponent("springboard.json"))
+        let next = try sim.launch(bundle: try Bundles.double11.get(), now: after.addingTimeInterval(60))
+        #expect(next.regenerated != nil, "the missing file makes the OS render again")
+        let good = storyboard.image(next.variant, black: false), black = storyboard.image(next.variant, black: true)
+        func distance(_ a: RGBAImage, _ b: RGBAImage) -> Int { zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) } }
+        #expect(distance(next.image, good) * 4 < distance(next.image, black), "what the user sees is the good render")
+        #expect(next.appReport?.problems.filter { $0.code == .originalBlackRender } == [])
     }
 
     /// Never told on a good render, and always on a black one, for each storyboard stand-in beside
