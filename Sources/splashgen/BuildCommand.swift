@@ -95,7 +95,7 @@ struct BuildCommand: ParsableCommand {
         }
         for (path, season) in seasons {
             do {
-                let report = try builder.build(season, progress: Console.progress("\(season.name): rendering"))
+                let report = try builder.build(season, progress: Console.progress("\(season.name): rendering"), waiting: Console.waiting(for: output))
                 Console.warn(report.warnings)
                 print(Self.summary(report, season: season, output: output))
             } catch {

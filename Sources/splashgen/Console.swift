@@ -46,6 +46,11 @@ enum Console {
         return .failure
     }
 
+    /// What a command says when another splashgen command holds the lock of the tree it writes.
+    static func waiting(for tree: String) -> () -> Void {
+        { error("\(tree): waiting for another splashgen command writing it to finish") }
+    }
+
     /// A progress line that redraws itself on a terminal and says nothing otherwise.
     static func progress(_ label: String) -> (@Sendable (Int, Int) -> Void)? {
         guard stderrIsTerminal else { return nil }

@@ -17,8 +17,10 @@ struct DecodeCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let image = try SnapshotDecoder().decode(try Data(contentsOf: URL(fileURLWithPath: file)))
-            try OutputFile.write(PNGCodec.encode(image), to: URL(fileURLWithPath: output), example: "decoded.png")
+            let input = URL(fileURLWithPath: file)
+            try OutputFile.check(URL(fileURLWithPath: output), example: "decoded.png", inputs: [input])
+            let image = try SnapshotDecoder().decode(try Data(contentsOf: input))
+            try OutputFile.write(PNGCodec.encode(image), to: URL(fileURLWithPath: output), example: "decoded.png", inputs: [input])
             print("\(output): \(image.width)x\(image.height)")
         } catch {
             throw Console.fail(error, context: file)

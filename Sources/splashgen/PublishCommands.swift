@@ -27,7 +27,7 @@ struct PublishCommand: ParsableCommand {
             let privateKey = try String(contentsOfFile: key, encoding: .utf8)
             let report = try Publisher.publish(
                 bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
-                privateKey: privateKey, serial: serial)
+                privateKey: privateKey, serial: serial, waiting: Console.waiting(for: output))
             let withdrawn = report.withdrawnScreens == 0 ? "" : " (and \(report.withdrawnScreens) withdrawn)"
             print(
                 "\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed"

@@ -15,7 +15,10 @@ struct KeygenCommand: ParsableCommand {
     func run() throws {
         let pair = BundleSignature.makeKeyPair()
         do {
-            guard !FileManager.default.fileExists(atPath: output) else { throw ValidationError("\(output) exists; not overwriting a key") }
+            for path in [output, output + ".pub"] {
+                var info = stat()
+                guard lstat(path, &info) != 0 else { throw ValidationError("\(path) exists; keygen never overwrites a key (nor its .pub)") }
+            }
             try Data(pair.privateKey.utf8).write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
             chmod(output, 0o600)
             try Data(pair.publicKey.utf8).write(to: URL(fileURLWithPath: output + ".pub"), options: .atomic)
@@ -66,10 +69,12 @@ struct PackCommand: ParsableCommand {
     func run() throws {
         do {
             let privateKey = try (key ?? sign).map { try String(contentsOfFile: $0, encoding: .utf8) }
+            let inputs = [URL(fileURLWithPath: bundle)]
+            if let output { try OutputFile.check(URL(fileURLWithPath: output), example: "bundle.zip", inputs: inputs) }
             let contents = try BundleTools.contents(of: URL(fileURLWithPath: bundle), slice: device.map(ScreenSlice.init), privateKey: privateKey)
             let raw = contents.objects.values.reduce(0) { $0 + $1.count } + contents.manifest.count
             let target = URL(fileURLWithPath: output ?? FileManager.default.temporaryDirectory.appendingPathComponent("splashgen-slice-\(getpid()).zip").path)
-            try BundleArchive.write(contents, to: target)
+            try BundleArchive.write(contents, to: target, inputs: inputs)
             let packed = ((try FileManager.default.attributesOfItem(atPath: target.path)[.size]) as? NSNumber)?.intValue ?? 0
             if output == nil { try? FileManager.default.removeItem(at: target) }
             if let device {
@@ -95,12 +100,17 @@ struct UnpackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unpack", abstract: "Unpack a bundle archive, refusing hostile ones before writing anything.")
 
     @Argument(help: "The archive.") var archive: String
-    @Option(name: [.short, .customLong("output")], help: "The bundle folder to create (replaced whole when complete).") var output: String
+    @Option(
+        name: [.short, .customLong("output")],
+        help: "The bundle folder to write: new, empty, or a bundle (replaced whole when complete); any other folder is refused.")
+    var output: String
 
     func run() throws {
         do {
             let target = URL(fileURLWithPath: output)
-            let folder = try BundleTools.unpack(URL(fileURLWithPath: archive), outputRoot: target.deletingLastPathComponent(), name: target.lastPathComponent)
+            let folder = try BundleTools.unpack(
+                URL(fileURLWithPath: archive), outputRoot: target.deletingLastPathComponent(), name: target.lastPathComponent,
+                waiting: Console.waiting(for: target.deletingLastPathComponent().path))
             print("unpacked \(archive) into \(folder.path)")
         } catch {
             throw Console.fail(error, context: archive)
@@ -166,10 +176,12 @@ struct PreviewCommand: ParsableCommand {
         do {
             let catalogue = try DeviceCatalogue.bundled()
             var url = URL(fileURLWithPath: source)
+            let target = URL(fileURLWithPath: output)
+            try OutputFile.check(target, example: "sheet.png", inputs: [url])
             if ["yaml", "yml"].contains(url.pathExtension) {
                 let season = try SeasonLoader(catalogue: catalogue).load(contentsOf: url, displayPath: source)
                 let report = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(
-                    season, progress: Console.progress("\(season.name): rendering"))
+                    season, progress: Console.progress("\(season.name): rendering"), waiting: Console.waiting(for: outputRoot))
                 Console.warn(report.warnings)
                 url = report.bundle
             }
@@ -178,12 +190,11 @@ struct PreviewCommand: ParsableCommand {
             let sheet = try ContactSheet.render(
                 try BundleFiles(url), font: try TextRenderer.standard(), catalogue: catalogue,
                 options: options, progress: Console.progress("decoding objects"))
-            let target = URL(fileURLWithPath: output)
             if page {
-                try PreviewPage.write(sheet, to: target)
+                try PreviewPage.write(sheet, to: target, inputs: [URL(fileURLWithPath: source), url])
                 print("\(output): \(sheet.tiles.count) snapshots, sheet \(sheet.image.width)x\(sheet.image.height)")
             } else {
-                do { try OutputFile.write(PNGCodec.encode(sheet.image), to: target, example: "sheet.png") } catch {
+                do { try OutputFile.write(PNGCodec.encode(sheet.image), to: target, example: "sheet.png", inputs: [URL(fileURLWithPath: source), url]) } catch {
                     throw Console.fail(error, context: output)
                 }
                 print("\(output): \(sheet.tiles.count) tiles, \(sheet.image.width)x\(sheet.image.height)")

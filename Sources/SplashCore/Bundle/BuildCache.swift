@@ -27,7 +27,8 @@ struct BuildCache: Sendable {
         try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: objects, withIntermediateDirectories: true)
         let url = objects.appendingPathComponent(hash)
-        if !FileManager.default.fileExists(atPath: url.path) {
+        // An object already there is reused only when its bytes still hash to its name.
+        if readBounded(url, limit: ReadLimits.snapshotBytes, within: ContainedFolder(root)).map(sha256Hex) != hash {
             try data.write(to: url, options: .atomic)
         }
         try Data((hash + "\n").utf8).write(to: keys.appendingPathComponent(recipeKey), options: .atomic)

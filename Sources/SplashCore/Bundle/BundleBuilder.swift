@@ -30,8 +30,13 @@ public struct BundleBuilder: Sendable {
     /// Builds one bundle holding every campaign of `season`, objects shared between them. On any
     /// error (an art check's warning too, when ``strict``) nothing under `outputRoot/<name>` changes. `progress` receives (snapshots done,
     /// snapshots to render), from worker threads.
-    public func build(_ season: Season, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> BuildReport {
+    public func build(
+        _ season: Season, progress: (@Sendable (Int, Int) -> Void)? = nil, waiting: (() -> Void)? = nil
+    ) throws -> BuildReport {
         if let problem = season.problems.first { throw CampaignError([problem]) }
+        // The output folder is locked and the bundle's folder checked before anything is written.
+        let artFiles = season.campaigns.flatMap { campaign in campaign.appearances.values.flatMap(\.layers).map { campaign.url(of: $0) } }
+        let writer = try BundleWriter(outputRoot: outputRoot, name: season.name, inputs: artFiles, waiting: waiting)
         let clock = ContinuousClock()
         let started = clock.now
         var times = StageTimes()
@@ -80,7 +85,6 @@ public struct BundleBuilder: Sendable {
         let warnings = try CampaignError.warnings(problems, strict: strict)
         times.decode += clock.now - decodeStart
 
-        let writer = try BundleWriter(outputRoot: outputRoot, name: season.name)
         let rendered = try render(toRender.map { ($0, recipes[$0]!.recipe) }, art: art, cache: cache, times: &times, progress: progress)
         objects.merge(rendered) { old, _ in old }
 

@@ -15,10 +15,10 @@ public enum PreviewPage {
     /// go into a new folder first; the page is then replaced in one rename, so at every instant
     /// the page on disk names a complete folder; only then are the folders of earlier writings of
     /// this page removed. Nothing else beside the page is touched.
-    public static func write(_ sheet: ContactSheet.Sheet, to page: URL) throws {
+    public static func write(_ sheet: ContactSheet.Sheet, to page: URL, inputs: [URL] = []) throws {
         guard sheet.pointImages.count == sheet.tiles.count else { throw PreviewPageError.noPointImages }
         let fileManager = FileManager.default
-        try OutputFile.check(page, example: "index.html")
+        try OutputFile.check(page, example: "index.html", inputs: inputs)
         let folder = page.deletingLastPathComponent()
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
         let prefix = assetsFolder(of: page)

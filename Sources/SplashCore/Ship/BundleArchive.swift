@@ -27,8 +27,8 @@ public enum BundleArchive {
 
     /// Writes `contents` as a ZIP at `url` (through a temporary sibling, so no half archive is left).
     /// Entries: `manifest.json`, `manifest.sig`, then `objects/…` in name order, deflated.
-    public static func write(_ contents: Contents, to url: URL) throws {
-        try OutputFile.check(url, example: "bundle.zip")
+    public static func write(_ contents: Contents, to url: URL, inputs: [URL] = []) throws {
+        try OutputFile.check(url, example: "bundle.zip", inputs: inputs)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
         try? FileManager.default.removeItem(at: partial)

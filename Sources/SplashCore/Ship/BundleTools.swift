@@ -36,12 +36,13 @@ public enum BundleTools {
     /// written and moved into place only when whole.
     /// An archive whose objects are not exactly the manifest's, each whole, is refused: `unpack`
     /// never writes a bundle that `verify` would refuse.
-    public static func unpack(_ archive: URL, outputRoot: URL, name: String) throws -> URL {
+    public static func unpack(_ archive: URL, outputRoot: URL, name: String, waiting: (() -> Void)? = nil) throws -> URL {
         let contents = try BundleArchive.read(archive)
         let manifest = try Manifest.decode(from: contents.manifest)
         let problems = objectProblems(manifest, names: Array(contents.objects.keys)) { SnapshotBundle.check($0, data: contents.objects[$0.object]) }.problems
         if !problems.isEmpty { throw IncompleteArchive(problems: problems) }
-        let writer = try BundleWriter(outputRoot: outputRoot, name: name)
+        // Locked and checked before anything is written: a folder unpack did not make is never replaced.
+        let writer = try BundleWriter(outputRoot: outputRoot, name: name, inputs: [archive], waiting: waiting)
         for (hash, data) in contents.objects { try writer.addObject(data, hash: hash) }
         return try writer.commit(manifestData: contents.manifest, signature: contents.signature)
     }

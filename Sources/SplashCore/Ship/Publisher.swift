@@ -29,13 +29,21 @@ public enum Publisher {
     /// fresh folder gives each a greater serial than the last, and so does a person publishing by
     /// hand into an empty folder. Publishing into a copy of the live tree still takes one more than
     /// it holds when that is greater.
+    ///
+    /// The tree is locked (``TreeLock``) from before its serial is read to the last write, so two
+    /// publications into one tree at once take turns (`waiting` is called when this one waits) and
+    /// the second takes a greater serial than the first.
     public static func publish(
-        bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil, clock: Int? = nil
+        bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil, clock: Int? = nil,
+        waiting: (() -> Void)? = nil
     ) throws -> PublishReport {
         let clock = try clock ?? clockSerial()
         let files = try BundleFiles(bundle)
         var manifest = try Manifest.decode(from: files.manifest)
         try refuseBundleFolders(at: output)
+        try OutputFile.refuseInputs(output, inputs: [bundle], replacedWhole: false)
+        let lock = try TreeLock(output, waiting: waiting)
+        defer { withExtendedLifetime(lock) {} }
         let held = try heldSerial(in: output)
         if let requested, requested <= held {
             throw PublishError.serialNotGreater(requested: requested, held: held)
