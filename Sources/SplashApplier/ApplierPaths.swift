@@ -64,8 +64,16 @@ struct ApplierPaths: Sendable {
     /// returns whether the whole path exists.
     @discardableResult
     func checkNoLinks(_ relative: String) throws(ApplierError) -> Bool {
+        try Self.checkNoLinks(relative, in: container)
+    }
+
+    /// ``checkNoLinks(_:)`` for a path of `container`, before the app's launch folder is known.
+    @discardableResult
+    static func checkNoLinks(_ relative: String, in container: URL) throws(ApplierError) -> Bool {
         let info: stat?
-        do { info = try contained.status(of: url(relative)) } catch { throw POSIXFileSystem.applierError(error, root: container) }
+        do { info = try ContainedFolder(container).status(of: container.appendingPathComponent(relative)) } catch {
+            throw POSIXFileSystem.applierError(error, root: container)
+        }
         if let info, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(relative) }
         return info != nil
     }

@@ -78,6 +78,11 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             /// the app's own screen is not; docs/ios-launch-cache.md §6): told when it is backed up,
             /// and never put back; the message says what goes there instead.
             case originalBlackRender = "original-black-render"
+            /// A cached file's name is too long for the applier's temporary sibling: left as it is.
+            case nameTooLong = "name-too-long"
+            /// `restore` with no records to trust and no bundle: the cached files cannot be told from a
+            /// campaign's pictures; nothing is recorded or changed.
+            case cannotTellOriginals = "cannot-tell-originals"
 
             /// Whether the cache does not hold what this run should have put there.
             public var leavesWorkUndone: Bool {

@@ -21,6 +21,9 @@ struct CacheSurvey {
     var folderExists: Bool
     /// The launch snapshot files of the folder, sorted.
     var names: [String]
+    /// Snapshot files whose names are too long for the applier's temporary siblings (``handles(_:)``):
+    /// left as they are, reported.
+    var tooLong: [String] = []
     /// The applier's own temporary files in the launch folder (`*.splashgen-partial`), left by a
     /// killed run: removed by the next run that may write, whatever else it does.
     var partials: [String]
@@ -43,8 +46,16 @@ struct CacheSurvey {
         editingFolderExists = try paths.checkNoLinks(paths.editingFolder)
         clearingFolderExists = try paths.checkNoLinks(paths.clearingFolder)
         let entries = folderExists ? paths.contained.listing(paths.folderURL) : []
-        names = Self.snapshotNames(entries, in: paths.folderURL, of: paths)
+        let snapshots = Self.snapshotNames(entries, in: paths.folderURL, of: paths)
+        names = snapshots.filter(Self.handles)
+        tooLong = snapshots.filter { !Self.handles($0) }
         partials = entries.filter { $0.hasSuffix(ApplierFileSystemPartial.suffix) }.sorted()
+    }
+
+    /// Whether the applier can work on a file of this name: its temporary sibling (the name and
+    /// ``ApplierFileSystemPartial/suffix``) fits the file systems' 255-byte name limit.
+    static func handles(_ name: String) -> Bool {
+        name.utf8.count + ApplierFileSystemPartial.suffix.utf8.count <= 255
     }
 
     /// The launch snapshot files of a folder, sorted: regular files with an extension the OS reads.
@@ -60,7 +71,14 @@ struct CacheSurvey {
     /// Records for a new key: the OS rendered the cache anew, or the state was not trusted. Each
     /// file is either a replacement this applier wrote (its original is in a verified backup), or a
     /// new original (classified, to be backed up), or another library's leftover. Nothing is written.
-    func rekey(key: ApplierState.Key, manifest: Manifest?, classifier: SnapshotClassifier, fromBackupsOnly: Bool) -> Rekeyed {
+    ///
+    /// `object` gives a bundle object's bytes, verified: without trusted records, a file that carries
+    /// one's picture in any container (a replacement whose records and backup are gone) is never
+    /// taken for an original.
+    func rekey(
+        key: ApplierState.Key, manifest: Manifest?, classifier: SnapshotClassifier, fromBackupsOnly: Bool,
+        object: (Manifest.Snapshot) -> Data? = { _ in nil }
+    ) -> Rekeyed {
         let backup = ApplierPaths.backupFolder(for: key, folder: paths.folder)
         let trusted = fromBackupsOnly ? nil : saved
         let objects = Set(manifest?.campaigns.flatMap { $0.snapshots.map(\.object) } ?? [])
@@ -103,12 +121,20 @@ struct CacheSurvey {
                 result.rebuiltFromBackup.append(name)
                 continue
             }
-            // PNG or JPEG bytes in a .ktx name, or a campaign's own object with no original behind it,
-            // is another library's (or a lost run's) leftover, not what the OS rendered (docs/ios-launch-cache.md §9).
+            // PNG or JPEG bytes in a .ktx name is another library's leftover, not what the OS rendered
+            // (docs/ios-launch-cache.md §9); a campaign's picture with no original behind it is a lost
+            // run's. Either is cleared for the OS to render its originals again.
             let content = SnapshotContent(sniffing: data)
             let isKTXName = (name as NSString).pathExtension.lowercased() == "ktx"
-            if (isKTXName && (content == .png || content == .jpeg)) || objects.contains(hash) {
+            if isKTXName && (content == .png || content == .jpeg) {
                 result.leftovers.append(name)
+                continue
+            }
+            // Framed pictures are looked for only without trusted records: with them, every file this
+            // applier wrote is in its records, and a file they lack is the OS's.
+            if let campaign = Self.campaign(whosePicture: data, hash: hash, objects: objects, in: manifest, object: trusted == nil ? object : { _ in nil }) {
+                result.leftovers.append(name)
+                result.campaignPictures[name] = campaign
                 continue
             }
             originals.append((name, hash))
@@ -130,13 +156,35 @@ struct CacheSurvey {
         return result
     }
 
-    /// The outcome of ``rekey(key:manifest:classifier:fromBackupsOnly:)``.
+    /// The campaign whose picture `data` carries: byte for byte one of its objects, or one of its
+    /// objects' pictures in another container (the same LZFSE stream or ASTC blocks; only objects of
+    /// the file's screen size are read). The app's own screen is not looked for: an OS render may
+    /// equal it, and it is harmless as an original.
+    static func campaign(
+        whosePicture data: Data, hash: String, objects: Set<String>, in manifest: Manifest?, object: (Manifest.Snapshot) -> Data?
+    ) -> String? {
+        guard let manifest else { return nil }
+        if objects.contains(hash) { return manifest.campaigns.first { $0.snapshots.contains { $0.object == hash } }?.id }
+        guard let size = try? SnapshotHeader.pixelSize(of: data) else { return nil }
+        let recorded = Manifest.Size(width: size.width, height: size.height)
+        for campaign in manifest.campaigns where campaign.ownScreen != true {
+            for snapshot in campaign.snapshots where snapshot.pixels.isScreen(ofRecorded: recorded) {
+                if let bytes = object(snapshot), ReplacementFraming.file(data, carriesPictureOf: bytes) { return campaign.id }
+            }
+        }
+        return nil
+    }
+
+    /// The outcome of ``rekey(key:manifest:classifier:fromBackupsOnly:object:)``.
     struct Rekeyed {
         var state: ApplierState
         /// Originals to back up under the new key, by name: where each is now, and its hash.
         var originals: [String: BackupSource] = [:]
-        /// Files that are leftovers of another library.
+        /// Files that are leftovers of another library, or of a lost run of this applier.
         var leftovers: [String] = []
+        /// Among the leftovers, those carrying a campaign's picture (its id) with no record or backup
+        /// of their originals: never taken for originals.
+        var campaignPictures: [String: String] = [:]
         /// Files whose original came from a backup with no trusted state.
         var rebuiltFromBackup: [String] = []
         /// Replacements whose backup is missing or damaged: their originals cannot come back.

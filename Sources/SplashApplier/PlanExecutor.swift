@@ -64,7 +64,8 @@ struct PlanExecutor {
         // run while the next object is read, and are waited for before the first rename.
         let flusher = Flusher(fs: fs)
         defer { flusher.drain() }
-        let staged = try stage(plan.changes, records: before.files, into: staging, flusher: flusher)
+        // The plan's records: a file recording one pixel more than its screen has the screen's size there.
+        let staged = try stage(plan.changes, records: plan.state.files, into: staging, flusher: flusher)
 
         if !plan.backups.isEmpty {
             let backup = paths.url(state.backup)
@@ -237,9 +238,10 @@ struct PlanExecutor {
                         file = data
                     }
                     // What is staged is read back as the OS would read its header: the container and
-                    // the pixel size the file replaces (the blocks are the object's, checked above).
+                    // the pixel size the file replaces, which records the screen (or, as the original
+                    // did, one pixel more); the blocks are the object's, checked above.
                     guard let size = try? SnapshotHeader.pixelSize(of: file),
-                        Manifest.Size(width: size.width, height: size.height).isScreen(ofRecorded: Manifest.Size(width: width, height: height))
+                        Manifest.Size(width: width, height: height).isScreen(ofRecorded: Manifest.Size(width: size.width, height: size.height))
                     else {
                         outcome.withLock {
                             $0.unframed = .unreadableObject(

@@ -137,6 +137,12 @@ public struct SnapshotApplier: Sendable {
         if let reason = survey.stateProblem {
             problems.append(.init(.stateRebuilt, "\(reason); the records were rebuilt from the disk and the backups"))
         }
+        for name in survey.tooLong {
+            problems.append(
+                .init(
+                    .nameTooLong, file: name,
+                    "its name is \(name.utf8.count) bytes: with the applier's temporary suffix it passes the file system's 255; left as it is"))
+        }
         guard survey.folderExists else {
             if campaign != nil {
                 problems.append(
@@ -153,6 +159,19 @@ public struct SnapshotApplier: Sendable {
         let found = records(
             survey, manifest: manifest, bundle: try target.open(), marker: manifest?.app.marker, fromBackupsOnly: mode == .restoreFromBackups)
         problems += found.problems
+        // With no records to trust and no bundle, a cached file cannot be told from a campaign's
+        // picture whose original was lost with the records: none is recorded as an original.
+        if restoring, manifest == nil, survey.saved == nil || mode == .restoreFromBackups,
+            found.backups.contains(where: { $0.value.path == paths.folder + "/" + $0.key })
+        {
+            problems.append(
+                .init(
+                    .cannotTellOriginals,
+                    "no records of this applier to trust (its first run, or they were lost) and no bundle: the cached files cannot be told from a campaign's pictures, so none is taken for an original and nothing is changed; restore with the bundle"
+                ))
+            return ApplyReport(
+                folder: paths.folder, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [], problems: problems)
+        }
         var plan =
             found.clearFolder
             ? ApplyPlan(state: found.state, clearFolder: true)
@@ -180,7 +199,8 @@ public struct SnapshotApplier: Sendable {
             settled.campaign = campaign?.id
             settled.settledAt = now
             settled.nextChange = plan.clearFolder ? nil : nextChange
-            settled.manifestStamp = plan.clearFolder ? nil : target.stamp
+            // A restore did not carry out the manifest's wish: the next apply must not find it settled.
+            settled.manifestStamp = plan.clearFolder || restoring ? nil : target.stamp
             settled.notShown = plan.clearFolder || restoring ? nil : plan.notShown + notShown
         }
         problems += met
@@ -228,7 +248,13 @@ public struct SnapshotApplier: Sendable {
         // Whose launch folder: the app's own identifier, or the one folder the container holds.
         let installed = appBundleID ?? installedBundleID()
         if installed == nil || opening { _ = try target.open() }
-        guard let bundleID = installed ?? target.opened?.manifest.app.bundleID ?? ApplierState.savedBundleID(in: container) else { return target }
+        guard let bundleID = installed ?? target.opened?.manifest.app.bundleID ?? ApplierState.savedBundleID(in: container) else {
+            // No folder found: a link on the way to the launch folders or the applier's own is named,
+            // as every run with a bundle names it, never taken for "not launched yet".
+            try ApplierPaths.checkNoLinks((osVersion.snapshotFolder(bundleID: "x.y") as NSString).deletingLastPathComponent, in: container)
+            try ApplierPaths.checkNoLinks(ApplierPaths.support, in: container)
+            return target
+        }
         target.paths = try ApplierPaths(container: container, bundleID: bundleID, os: osVersion)
         return target
     }
@@ -250,8 +276,9 @@ public struct SnapshotApplier: Sendable {
         }
     }
 
-    /// A killed run's leftovers: a folder moved out before iOS 13 comes back (or, when the OS made a
-    /// new one meanwhile, the stale copy goes); a clearing is finished.
+    /// A killed run's leftovers: a folder moved out before iOS 13 comes back without the run's
+    /// temporary files (or, when the OS made a new one meanwhile, the stale copy goes); a clearing is
+    /// finished.
     private func finishInterruptedMoves(_ survey: inout CacheSurvey) throws(ApplierError) {
         let paths = survey.paths
         guard survey.editingFolderExists || survey.clearingFolderExists else { return }
@@ -259,7 +286,13 @@ public struct SnapshotApplier: Sendable {
             if survey.folderExists {
                 try files.remove(paths.url(paths.editingFolder))
             } else {
-                try files.rename(paths.url(paths.editingFolder), to: paths.folderURL)
+                // The killed run's temporary files go while the folder is out of place (before iOS 13
+                // nothing may be written in it in place), so none comes back with it.
+                let editing = paths.url(paths.editingFolder)
+                for entry in paths.contained.listing(editing) where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
+                    try files.remove(editing.appendingPathComponent(entry))
+                }
+                try files.rename(editing, to: paths.folderURL)
                 try files.syncFolder(paths.folderURL.deletingLastPathComponent())
             }
         }
@@ -296,7 +329,9 @@ public struct SnapshotApplier: Sendable {
             return Records(state: state)
         }
         let classifier = SnapshotClassifier(decoder: decoder, marker: marker, interfaceStyle: interfaceStyle)
-        let found = survey.rekey(key: key, manifest: manifest, classifier: classifier, fromBackupsOnly: fromBackupsOnly)
+        let found = survey.rekey(
+            key: key, manifest: manifest, classifier: classifier, fromBackupsOnly: fromBackupsOnly,
+            object: { snapshot in try? bundle?.verifiedObject(snapshot) })
         var records = Records(state: found.state, backups: found.originals, rekeyed: true)
         tellBlackRenders(&records, survey: survey, bundle: bundle)
         for name in found.lostOriginals {
@@ -306,12 +341,20 @@ public struct SnapshotApplier: Sendable {
             records.problems.append(
                 .init(.undecodable, file: name, "cannot be read (larger than \(ReadLimits.snapshotBytes) bytes, or not a regular file); left as it is"))
         }
-        if !found.leftovers.isEmpty {
-            records.clearFolder = true
+        for (name, campaign) in found.campaignPictures.sorted(by: { $0.key < $1.key }) {
+            records.problems.append(
+                .init(
+                    .originalLost, file: name,
+                    "holds \(campaign)'s picture, and neither this applier's records nor a backup of its original survive: it is never taken for an original; the folder is cleared so the OS renders the originals again at the next launch"
+                ))
+        }
+        let others = found.leftovers.filter { found.campaignPictures[$0] == nil }
+        if !found.leftovers.isEmpty { records.clearFolder = true }
+        if !others.isEmpty {
             records.problems.append(
                 .init(
                     .leftoversCleared,
-                    "\(found.leftovers.count) file(s) hold another library's leftovers (\(found.leftovers.joined(separator: ", "))), not the OS's render: the folder is cleared so the OS renders clean originals at the next launch, and the campaign applies on the run after"
+                    "\(others.count) file(s) hold another library's leftovers (\(others.joined(separator: ", "))), not the OS's render: the folder is cleared so the OS renders clean originals at the next launch, and the campaign applies on the run after"
                 ))
         }
         return records

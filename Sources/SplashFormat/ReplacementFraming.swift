@@ -106,6 +106,17 @@ public enum ReplacementFraming: Equatable, Sendable {
         }
     }
 
+    /// Whether `file` carries the picture of `object` (a bundle object), in whatever container:
+    /// what ``replacement(of:)`` makes of it. A replacement carries the object's own LZFSE stream
+    /// when the object has one, so two streams are compared as bytes, nothing inflated; otherwise
+    /// the ASTC 4×4 blocks are.
+    public static func file(_ file: Data, carriesPictureOf object: Data) -> Bool {
+        guard let mine = try? Picture(file), let theirs = try? Picture(object) else { return false }
+        if let a = mine.carriedStream, let b = theirs.carriedStream { return a == b }
+        guard let a = try? mine.blocks(), let b = try? theirs.blocks() else { return false }
+        return a == b
+    }
+
     /// An object's ASTC 4×4 picture, as the LZFSE stream it carries or its raw blocks, each made
     /// from the other only when a framing needs it.
     private struct Picture {

@@ -113,7 +113,8 @@ struct SimCommand: AsyncParsableCommand {
                 if let fetchFailure { _ = Console.fail(fetchFailure, context: "the app's fetch (the installed bundle, if any, is applied)") }
             }
             try launch(bundle: bundle)
-            if fetchFailure != nil { throw ExitCode.failure }
+            // The launch went as far as it could without the refused fetch: done, with a problem listed.
+            if fetchFailure != nil { throw ExitCode(3) }
         }
 
         func launch(bundle: URL?) throws {

@@ -505,6 +505,16 @@ final class Flag: @unchecked Sendable {
         #expect(second.stdout.contains("nothing new (serial 1)"))
         let double11 = try sliceObjectsOf(campaign: "double11", tree: server.root.appendingPathComponent("season"))
         #expect(Set(try sim.cachedFiles().values.map { sha256Hex($0) }).isSubset(of: double11))
+
+        // B5: a tree replaying serial 1 with other bytes is refused, and the installed bundle is applied
+        // all the same: done as far as it could go, with a problem named (exit 3, not 1).
+        try Season15.publish(Season15.withoutMourning, to: server.root.appendingPathComponent("replay"), serial: 1)
+        let replay = try splashgen(
+            "sim", "launch", "--sandbox", sim.root.path, "--from", server.base.appendingPathComponent("replay").absoluteString, "--key", keyFile.path,
+            "--now", "2026-11-11T12:10:00+08:00")
+        #expect(replay.status == 3, "\(replay.stderr)")
+        #expect(
+            replay.stderr.contains("an older manifest replayed, refused") && replay.stdout.contains("campaign   double11"), "\(replay.stdout)\(replay.stderr)")
     }
 
     func sliceObjectsOf(campaign: String, tree: URL) throws -> Set<String> {
