@@ -184,6 +184,8 @@ public struct ATXFile: Equatable, Sendable {
     }
 
     /// The blocks in row order and the layout they were stored in (nil for LZFSE, always row order).
+    /// Throws ``SnapshotFormatError/undecidedRawLayout`` when the payload's length fits rows and
+    /// tiles alike and its blocks do not clearly say which: never a guess.
     public func rowOrderBlocks() throws(SnapshotFormatError) -> (blocks: Data, layout: RawLayout?) {
         let width = Int(pixelWidth), height = Int(pixelHeight)
         switch payload {
@@ -191,7 +193,7 @@ public struct ATXFile: Equatable, Sendable {
             return (try KTXFile.inflate(stream, expected: KTXFile.astc4x4ByteCount(width: width, height: height)), nil)
         case .raw(let bytes):
             let candidates = try RawLayout.candidates(width: width, height: height, payloadBytes: bytes.count)
-            let layout = RawLayout.mostLikely(of: candidates, width: width, height: height, payload: bytes)
+            let layout = try RawLayout.decide(among: candidates, width: width, height: height, payload: bytes)
             return (layout.rowOrder(bytes, width: width, height: height), layout)
         }
     }
@@ -229,21 +231,85 @@ public enum RawLayout: String, CaseIterable, Sendable {
         return ((width + 3) / 4 + side - 1) / side * side * (((height + 3) / 4 + side - 1) / side * side) * 16
     }
 
-    /// The candidate whose row-order reading is the most coherent, by evidence as forensic readers
-    /// decide: the fewest neighbouring blocks that differ, over the whole tiles inside the image
-    /// (padding never counts; the whole image when it holds no whole tile). A launch screen is mostly
-    /// flat, so in the right reading most neighbours are the same block; the wrong Morton reading
-    /// transposes each tile and breaks its edges, and rows read as tiles (or tiles as rows) scramble
-    /// every tile. Ties go to rows, then x-first.
-    static func mostLikely(of candidates: [RawLayout], width: Int, height: Int, payload: Data) -> RawLayout {
+    /// The layout the blocks clearly show. Where only one layout fits the length, it; where rows and
+    /// tiles both fit (sides that are multiples of 128 pixels, such as a 1536×2048 iPad), row order
+    /// unless the blocks show tiles, and ``SnapshotFormatError/undecidedRawLayout`` when they say
+    /// neither clearly. The fewest differing neighbours is no evidence there: row data read as
+    /// Morton tiles folds about three source rows into each tile, whose neighbours are then mostly
+    /// neighbours within a row, so a picture of even rows (a vertical gradient, bands) reads more
+    /// coherently as tiles than as itself. What row data cannot give is a tile grid: tiles read
+    /// right join their neighbours along every tile seam as well as inside, while the other
+    /// interleaving (each tile transposed) breaks every seam; row data read as tiles breaks the
+    /// seams of both alike. So tiles need one interleaving's seams much cleaner than the other's,
+    /// rows clearly less coherent, and no excess of broken seams; rows need rows clearly more
+    /// coherent with no tile grid in them, or both interleavings broken at every seam. A payload
+    /// that reads the same every way is row order.
+    static func decide(among candidates: [RawLayout], width: Int, height: Int, payload: Data) throws(SnapshotFormatError) -> RawLayout {
         guard candidates.count > 1 else { return candidates[0] }
-        var best = candidates[0]
-        var bestScore = Int.max
-        for candidate in candidates {
-            let score = differingNeighbours(candidate.rowOrder(payload, width: width, height: height), width: width, height: height)
-            if score < bestScore { (best, bestScore) = (candidate, score) }
+        let readings = candidates.map { $0.rowOrder(payload, width: width, height: height) }
+        if readings.dropFirst().allSatisfy({ $0 == readings[0] }) { return candidates[0] }
+        func evidence(_ layout: RawLayout) -> Evidence? {
+            candidates.firstIndex(of: layout).map { Evidence(readings[$0], width: width, height: height) }
         }
-        return best
+        guard let x = evidence(.mortonXFirst), let y = evidence(.mortonYFirst) else { return candidates[0] }
+        let (tiled, best, other) = y.seamDiffering < x.seamDiffering ? (RawLayout.mortonYFirst, y, x) : (.mortonXFirst, x, y)
+        let seamContrast = Double(other.seamDiffering + 8) / Double(best.seamDiffering + 8)
+        guard let rows = evidence(.rows) else {
+            guard seamContrast >= 1.5 else { throw .undecidedRawLayout }
+            return tiled
+        }
+        let rowsOverTiles = Double(rows.differing + 8) / Double(best.differing + 8)
+        let seamRate = Double(best.seamDiffering) / Double(max(best.seamPairs, 1))
+        let showsTiles = seamContrast >= 1.5 && rowsOverTiles >= 1.25 && best.seamExcess <= 5
+        let showsRows =
+            (rowsOverTiles <= 1 / 1.1 && rows.seamExcess <= 8)
+            || (seamContrast <= 1.2 && best.seamExcess >= 4 && seamRate >= 0.5 && rows.seamExcess <= 2)
+        guard showsTiles != showsRows else { throw .undecidedRawLayout }
+        return showsTiles ? tiled : .rows
+    }
+
+    /// Neighbouring pairs of blocks (left and right, above and below) of one reading, over the whole
+    /// tiles inside the image (the whole image when it holds no whole tile): how many there are, how
+    /// many differ, and how many of each lie across a tile seam.
+    struct Evidence {
+        var differing = 0, pairs = 0, seamDiffering = 0, seamPairs = 0
+
+        /// Differing pairs across seams over what the rate inside tiles predicts: about 1 where the
+        /// tiles join, large where they break at every seam.
+        var seamExcess: Double {
+            let inside = Double(differing - seamDiffering) / Double(max(pairs - seamPairs, 1))
+            return (Double(seamDiffering) + 8) / (Double(seamPairs) * inside + 8)
+        }
+
+        init(_ blocks: Data, width: Int, height: Int) {
+            let across = (width + 3) / 4, down = (height + 3) / 4, side = RawLayout.tileBlocks
+            var (columns, rows) = (across / side * side, down / side * side)
+            if columns == 0 || rows == 0 { (columns, rows) = (across, down) }
+            var (differing, pairs, seamDiffering, seamPairs) = (0, 0, 0, 0)
+            blocks.withUnsafeBytes { raw in
+                func differ(_ a: Int, _ b: Int) -> Bool {
+                    raw.loadUnaligned(fromByteOffset: a * 16, as: UInt64.self) != raw.loadUnaligned(fromByteOffset: b * 16, as: UInt64.self)
+                        || raw.loadUnaligned(fromByteOffset: a * 16 + 8, as: UInt64.self)
+                            != raw.loadUnaligned(fromByteOffset: b * 16 + 8, as: UInt64.self)
+                }
+                func tally(_ differs: Bool, seam: Bool) {
+                    pairs += 1
+                    if seam { seamPairs += 1 }
+                    if differs {
+                        differing += 1
+                        if seam { seamDiffering += 1 }
+                    }
+                }
+                for y in 0..<rows {
+                    for x in 0..<columns {
+                        let here = y * across + x
+                        if x > 0 { tally(differ(here - 1, here), seam: x % side == 0) }
+                        if y > 0 { tally(differ(here - across, here), seam: y % side == 0) }
+                    }
+                }
+            }
+            (self.differing, self.pairs, self.seamDiffering, self.seamPairs) = (differing, pairs, seamDiffering, seamPairs)
+        }
     }
 
     /// The blocks of `payload`, read in this layout, in row order.
@@ -277,29 +343,6 @@ public enum RawLayout: String, CaseIterable, Sendable {
             odd |= (index >> (2 * bit + 1) & 1) << bit
         }
         return (even, odd)
-    }
-
-    /// Neighbouring pairs of blocks (left and right, above and below) that differ, within the whole
-    /// tiles inside the image, or within the whole image when it holds no whole tile.
-    static func differingNeighbours(_ blocks: Data, width: Int, height: Int) -> Int {
-        let across = (width + 3) / 4, down = (height + 3) / 4, side = tileBlocks
-        var (columns, rows) = (across / side * side, down / side * side)
-        if columns == 0 || rows == 0 { (columns, rows) = (across, down) }
-        return blocks.withUnsafeBytes { raw -> Int in
-            func differ(_ a: Int, _ b: Int) -> Bool {
-                raw.loadUnaligned(fromByteOffset: a * 16, as: UInt64.self) != raw.loadUnaligned(fromByteOffset: b * 16, as: UInt64.self)
-                    || raw.loadUnaligned(fromByteOffset: a * 16 + 8, as: UInt64.self) != raw.loadUnaligned(fromByteOffset: b * 16 + 8, as: UInt64.self)
-            }
-            var count = 0
-            for y in 0..<rows {
-                for x in 0..<columns {
-                    let here = y * across + x
-                    if x > 0, differ(here - 1, here) { count += 1 }
-                    if y > 0, differ(here - across, here) { count += 1 }
-                }
-            }
-            return count
-        }
     }
 }
 

@@ -229,6 +229,9 @@ public enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
     case badChunk(tag: String, reason: String)
     /// A raw ATX payload whose length is neither the plain block count nor whole Morton tiles.
     case unknownRawLayout(found: Int, rows: Int, tiled: Int)
+    /// A raw ATX payload whose length fits row order and whole tiles alike, and whose blocks do not
+    /// clearly say which (``RawLayout/decide(among:width:height:payload:)``).
+    case undecidedRawLayout
     /// The LZFSE payload does not decode.
     case lzfse(LZFSEError)
     /// Content this reader does not take.
@@ -250,6 +253,8 @@ public enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
         case .badChunk(let tag, let reason): return "ATX chunk \(tag): \(reason)"
         case .unknownRawLayout(let found, let rows, let tiled):
             return "raw ASTC payload holds \(found) bytes: neither the blocks in row order (\(rows)) nor whole 32x32-block tiles (\(tiled))"
+        case .undecidedRawLayout:
+            return "the raw ASTC payload's block order cannot be told (row order or 32x32-block Morton tiles fit its length alike): refusing to guess"
         case .lzfse(let error): return "LZFSE payload: \(error.description)"
         case .unsupported(let what): return "cannot read \(what)"
         }

@@ -133,4 +133,24 @@ import Testing
         let manifest = try Manifest.decode(from: Data(contentsOf: URL(fileURLWithPath: tree + "/manifest.json")))
         #expect(manifest.serial == 1_800_000_001)
     }
+
+    /// N13 on the command line: a raw payload whose block order cannot be told makes `decode` refuse
+    /// (exit 1, no PNG written) and `inspect` say so.
+    @Test func decodeRefusesToGuessABlockOrder() throws {
+        let folder = cli.temporaryFolder()
+        var blocks = Data()
+        for index in 0..<(384 * 512) {
+            let word = withUnsafeBytes(of: UInt32(index).littleEndian) { Array($0) }
+            blocks += word + word + word + word
+        }
+        let file = folder.appendingPathComponent("A@2x.ktx")
+        try ATXFile(head: ATXFile.launchHead(width: 1536, height: 2048), rowOrderBlocks: blocks, tag: "ASTC").serialized().write(to: file)
+        let png = folder.appendingPathComponent("out.png")
+        let decode = try cli.splashgen("decode", file.path, "-o", png.path)
+        #expect(decode.status == 1)
+        #expect(decode.stderr.contains("block order cannot be told") && decode.stderr.contains("refusing to guess"), "\(decode.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: png.path))
+        let inspect = try cli.splashgen("inspect", file.path)
+        #expect(inspect.stdout.contains("raw blocks in an order that cannot be told"), "\(inspect.stdout)")
+    }
 }

@@ -54,12 +54,15 @@ public enum FileInspector {
             for (index, word) in file.head.enumerated() {
                 lines.append(("HEAD word \(index)", String(format: "0x%08X", word) + (Self.atxWordNames[index].map { " \($0)" } ?? "")))
             }
-            let (blocks, layout) = try file.rowOrderBlocks()
             switch file.payload {
             case .lzfse(let stream):
-                lines.append(payloadLine(blocks, stream: stream, prefix: file.payloadPrefix))
+                lines.append(payloadLine(try file.astcBlocks(), stream: stream, prefix: file.payloadPrefix))
             case .raw(let raw):
-                let order = layout == .rows ? "row order" : "Morton tiles of 32x32 blocks, \(layout?.rawValue ?? "")"
+                // Where rows and tiles fit alike and the blocks do not say which, the reader says so.
+                var order = "an order that cannot be told (row order or Morton tiles fit its length alike; decode refuses to guess)"
+                if let layout = try? file.rowOrderBlocks().layout {
+                    order = layout == .rows ? "row order" : "Morton tiles of 32x32 blocks, \(layout.rawValue)"
+                }
                 lines.append(("payload", "\(file.payloadTag) chunk, UInt32 \(file.payloadPrefix), \(raw.count) bytes of raw blocks in \(order)"))
             }
             lines.append(("bytes", "\(data.count)"))
