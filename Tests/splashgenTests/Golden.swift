@@ -70,9 +70,11 @@ enum Golden {
         try Golden.check(try String(contentsOf: output.appendingPathComponent("good/manifest.json"), encoding: .utf8), "good-manifest.json", encodedBytes: true)
     }
 
-    @Test func validateWarnings() throws {
+    /// The shipped campaigns are what `make run` builds first: no warning a newcomer meets unexplained (issue 28, A2).
+    @Test func theShippedCampaignsValidateWithoutAWarning() throws {
         let run = try cli.splashgen("validate", "campaigns/double11.yaml", "campaigns/default.yaml")
         #expect(run.status == 0)
-        try Golden.check(run.stdout + "--- stderr\n" + run.stderr, "validate-warnings.txt")
+        #expect(run.stderr.isEmpty)
+        try Golden.check(run.stdout + "--- stderr\n" + run.stderr, "validate-shipped.txt")
     }
 }

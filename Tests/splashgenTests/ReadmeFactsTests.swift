@@ -42,4 +42,43 @@ import Testing
         let line = "\"marker\" : { \"dark\" : \"\(marker.dark.hex)\", \"light\" : \"\(marker.light.hex)\", \"size\" : \(marker.size) }"
         #expect(Self.campaignsAndBundles.contains(line), "docs/campaigns-and-bundles.md should show: \(line)")
     }
+
+    /// Every link from one of the repository's documents to another resolves: the file exists and,
+    /// with a `#fragment`, so does a heading of that name (GitHub's anchors). Issue 28, C6: the
+    /// example's README pointed at a section the README no longer had.
+    @Test func everyLinkBetweenDocumentsResolves() throws {
+        let repo = CommandLineTests.repo
+        let documents =
+            ["README.md", "CONTRIBUTING.md", "CHANGELOG.md", "campaigns/README.md", "Examples/AppIntegration/README.md", "Examples/SplashDemo/README.md"]
+            + (try FileManager.default.contentsOfDirectory(atPath: repo.path + "/docs")).filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        func anchors(_ text: String) -> Set<String> {
+            Set(
+                text.split(separator: "\n").filter { $0.hasPrefix("#") }.map { line in
+                    line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+                        .filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" || $0 == "_" }
+                        .replacingOccurrences(of: " ", with: "-")
+                })
+        }
+        var broken: [String] = []
+        for document in documents {
+            let text = Self.document(document)
+            #expect(!text.isEmpty, "\(document) is missing")
+            let folder = repo.appendingPathComponent(document).deletingLastPathComponent()
+            for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+                let target = String(match.1)
+                guard !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let file = parts[0].isEmpty ? repo.appendingPathComponent(document) : folder.appendingPathComponent(parts[0])
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    broken.append("\(document): \(target) (no such file)")
+                    continue
+                }
+                if parts.count == 2, file.pathExtension == "md" {
+                    let headings = anchors((try? String(contentsOf: file, encoding: .utf8)) ?? "")
+                    if !headings.contains(parts[1]) { broken.append("\(document): \(target) (no such heading)") }
+                }
+            }
+        }
+        #expect(broken == [], "\(broken.joined(separator: "\n"))")
+    }
 }

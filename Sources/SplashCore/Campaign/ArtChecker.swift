@@ -84,8 +84,9 @@ public enum ArtChecker {
     }
 
     /// `fill` art losing more than ``cropLimit`` of its area off the canvas: the screens, worst first.
+    /// A layer that names what must stay (`keep`) is held to that instead: the rest may go.
     private static func crop(_ layer: Campaign.Layer, _ drawn: [Drawn]) -> Diagnostic? {
-        guard layer.fit == .fill else { return nil }
+        guard layer.fit == .fill, layer.keep == nil else { return nil }
         let shares = drawn.map { entry -> (Drawn, Double) in
             let p = entry.placement, canvas = entry.canvas
             let visibleWidth = max(0, min(canvas.width, p.x + p.width) - max(0, p.x))

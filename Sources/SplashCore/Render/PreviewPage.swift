@@ -70,11 +70,26 @@ public enum PreviewPage {
         return span(written) + "; " + span(utc)
     }
 
+    /// An app-version range as the page writes it: "from 5.0", "to 6.1", "from 5.0 to 6.1" or "all".
+    static func versions(_ min: String?, _ max: String?) -> String {
+        [min.map { "from \($0)" }, max.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "all"
+    }
+
+    /// The header's app-version fact: the bundle's own range, saying so when campaigns narrow it, so
+    /// that "all" above never reads as a contradiction of a campaign's "from 5.0" below.
+    static func versionFact(_ manifest: Manifest) -> (String, String) {
+        let bundle = versions(manifest.app.minVersion, manifest.app.maxVersion)
+        let narrowed = manifest.campaigns.filter { $0.minVersion != nil || $0.maxVersion != nil }.map(\.id)
+        guard !narrowed.isEmpty else { return ("app versions", bundle) }
+        return (
+            "app versions", "\(bundle) for the bundle; \(narrowed.joined(separator: ", ")) narrow\(narrowed.count == 1 ? "s" : "") it (see the campaigns below)"
+        )
+    }
+
     /// The page's HTML: facts, legend, sheet, then one figure per snapshot.
     static func html(_ sheet: ContactSheet.Sheet, assets: String, images: [String]) -> String {
         let manifest = sheet.manifest
-        let versions = [manifest.app.minVersion.map { "from \($0)" }, manifest.app.maxVersion.map { "to \($0)" }].compactMap { $0 }
-        var facts: [(String, String)] = [("app", manifest.app.bundleID), ("app versions", versions.isEmpty ? "all" : versions.joined(separator: " "))]
+        var facts: [(String, String)] = [("app", manifest.app.bundleID), versionFact(manifest)]
         if let marker = manifest.app.marker { facts.append(("marker light / dark", "\(marker.light) / \(marker.dark), \(marker.size) px")) }
         if let serial = manifest.serial { facts.append(("serial", "\(serial)")) }
         facts.append(("generator", manifest.generator))
@@ -88,7 +103,7 @@ public enum PreviewPage {
                 campaign.id,
                 Self.schedule(campaign.schedule),
                 "\(campaign.priority)",
-                [campaign.minVersion.map { "from \($0)" }, campaign.maxVersion.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "all",
+                versions(campaign.minVersion, campaign.maxVersion),
                 campaign.grey ? "yes" : "no", campaign.encoding.rawValue,
                 "\(campaign.snapshots.count)", "\(objects.count)", "\(bytes)",
             ]

@@ -53,6 +53,13 @@ import Testing
             ])
     }
 
+    /// A `fill` layer that names what must stay (`keep`) is held to that, not to the share it loses:
+    /// 1179×1572 filled loses 38.5 % (above), but with its middle third kept whole there is nothing
+    /// to say (issue 28, A2: the shipped double11 heroes).
+    @Test func aCropThatKeepsWhatMustStayIsNotWarned() throws {
+        #expect(try Self.warnings(Self.campaign(art: 1179, 1572, layer: "fit: fill\n        keep: [400, 500, 379, 500]")) == [])
+    }
+
     @Test func artShapedAndSizedForTheScreenIsNotWarned() throws {
         // 1179×2556 filled on 1179×2556: factor 1, nothing cut off.
         #expect(try Self.warnings(Self.campaign(art: 1179, 2556)) == [])

@@ -113,6 +113,17 @@ import Testing
         }
     }
 
+    /// The header's "app versions" never contradicts a campaign's row (issue 28, A4): a bundle for
+    /// all versions whose campaign starts at 5.0 says so.
+    @Test func theHeadersVersionsSayWhenACampaignNarrowsThem() throws {
+        var manifest = try Manifest.decode(
+            from: Data(contentsOf: try plainBundle(device: "iPhone 15", light: "#FFFFFF", dark: "#000000").appendingPathComponent("manifest.json")))
+        #expect(PreviewPage.versionFact(manifest) == ("app versions", "all"))
+        manifest.campaigns[0].minVersion = "5.0"
+        #expect(PreviewPage.versionFact(manifest) == ("app versions", "all for the bundle; plain narrows it (see the campaigns below)"))
+        #expect(PreviewPage.versions("5.0", nil) == "from 5.0")
+    }
+
     @Test func textIsEscaped() {
         #expect(PreviewPage.escape("<b>\"Tom\" & 'Jerry'</b>") == "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;")
     }
