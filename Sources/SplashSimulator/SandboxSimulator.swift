@@ -188,30 +188,74 @@ public struct SandboxSimulator {
             shown = (name, data, try CachedFileCheck.shown(data, name: name, expected: storyboard.pixels(variant), container: storyboard.format).get())
         }
         guard let shown else { throw SimulatorError.rejected("nothing shown") }
+        let showing = Self.what(shown.data, name: shown.name, variant: variant, model: model, bundle: bundle)
         model.launches += 1
         try model.save(modelURL)
         if let screenshot { try OSCodecs.png(shown.image).write(to: screenshot, options: .atomic) }
         var report: ApplyReport?
         var refused: [String] = []
         if runApp, let bundle {
-            var applier = SnapshotApplier(
-                container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                osVersion: try os(model), decoder: SimulatedAppDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
-            applier.interfaceStyle = model.interfaceStyle ?? .automatic
-            applier.appBundleID = model.bundleID
-            applier.screenScale = try PhoneScreen.named(model.device).scale
-            if try os(model).major < 13 {
-                let guardWrites = try InPlaceWriteGuard(folder: folder)
-                let outcome = Result { try applier.apply() }
-                refused = try guardWrites.finish()
-                report = try outcome.get()
-            } else {
-                report = try applier.apply()
-            }
+            (report, refused) = try self.runApp(bundle: bundle, now: now) { try $0.apply() }
         }
         return LaunchResult(
-            file: shown.name, variant: variant, contentHash: sha256Hex(shown.data), image: shown.image,
+            file: shown.name, variant: variant, contentHash: sha256Hex(shown.data), showing: showing, image: shown.image,
             regenerated: regeneration, appReport: report, refusedWrites: refused)
+    }
+
+    /// The app's restore, as its code would run it (no launch): the originals back, with the bundle to
+    /// tell its pictures by when given; the sandbox knows the version, build, bundle identifier, iOS
+    /// version and screen scale. Before iOS 13 in-place writes are refused, as at a launch.
+    public func restore(bundle: URL?, fromBackups: Bool = false, now: Date = Date()) throws -> (report: ApplyReport, refusedWrites: [String]) {
+        let (report, refused) = try runApp(bundle: bundle, now: now) { try $0.restore(fromBackups: fromBackups) }
+        guard let report else { throw SimulatorError.rejected("the app's restore did not run") }
+        return (report, refused)
+    }
+
+    /// Runs the app's applier (`body`) as the simulated app makes it: its version, build, bundle
+    /// identifier, interface style and screen scale, the OS's decoder; before iOS 13 under the guard
+    /// that refuses in-place writes. Returns its report and the writes refused.
+    private func runApp(
+        bundle: URL?, now: Date, _ body: (SnapshotApplier) throws -> ApplyReport
+    ) throws -> (ApplyReport?, [String]) {
+        let model = try model()
+        var applier = SnapshotApplier(
+            container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+            osVersion: try os(model), decoder: SimulatedAppDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
+        applier.interfaceStyle = model.interfaceStyle ?? .automatic
+        applier.appBundleID = model.bundleID
+        applier.screenScale = try PhoneScreen.named(model.device).scale
+        guard try os(model).major < 13 else { return (try body(applier), []) }
+        let guardWrites = try InPlaceWriteGuard(folder: try snapshotFolder(model))
+        let outcome = Result { try body(applier) }
+        let refused = try guardWrites.finish()
+        return (try outcome.get(), refused)
+    }
+
+    /// What a shown file holds, in a user's words: the OS's own render of the app's launch screen (or
+    /// its black render), a campaign's snapshot of the bundle the app uses (its picture, in whatever
+    /// container), or neither.
+    static func what(_ data: Data, name: String, variant: SpringBoardModel.Variant, model: SpringBoardModel, bundle: URL?) -> String {
+        if let rendered = model.rendered?[name], rendered == sha256Hex(data) {
+            return model.blackRender ? "the OS's black render of the app's launch screen" : "the OS's render of the app's launch screen"
+        }
+        if let bundle, let json = try? Data(contentsOf: bundle.appendingPathComponent("manifest.json")),
+            let manifest = try? Manifest.decode(from: json), let size = try? SnapshotHeader.pixelSize(of: data)
+        {
+            let recorded = Manifest.Size(width: size.width, height: size.height)
+            for campaign in manifest.campaigns {
+                for snapshot in campaign.snapshots
+                where snapshot.orientation == variant.orientation && snapshot.appearance == variant.appearance
+                    && snapshot.pixels.isScreen(ofRecorded: recorded)
+                {
+                    if let object = try? Data(contentsOf: bundle.appendingPathComponent("objects/" + snapshot.object)),
+                        ReplacementFraming.file(data, carriesPictureOf: object)
+                    {
+                        return "\(campaign.id)'s snapshot"
+                    }
+                }
+            }
+        }
+        return "neither the OS's render nor a snapshot of the app's bundle"
     }
 
     /// Deletes every cached launch image the OS knows of.
@@ -219,6 +263,7 @@ public struct SandboxSimulator {
         let folder = try snapshotFolder(model)
         for name in model.variants.keys { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
         model.variants = [:]
+        model.rendered = [:]
     }
 
     /// Renders the launch screen into the cache with fresh names: every supported variant, or one.
@@ -232,8 +277,10 @@ public struct SandboxSimulator {
         let scale = storyboard.screen.scale
         for variant in storyboard.variants where only == nil || only == variant {
             let name = "\(UUID().uuidString)@\(scale)x.ktx"
-            try storyboard.render(variant, black: model.blackRender, encoder: encoder).write(to: folder.appendingPathComponent(name))
+            let bytes = try storyboard.render(variant, black: model.blackRender, encoder: encoder)
+            try bytes.write(to: folder.appendingPathComponent(name))
             model.variants[name] = variant
+            model.rendered = (model.rendered ?? [:]).merging([name: sha256Hex(bytes)]) { $1 }
         }
         guard try os(model).major >= 13 else { return }
         let scene = try appSwitcherFolder(model)
@@ -256,6 +303,8 @@ public struct LaunchResult: Sendable {
     public var variant: SpringBoardModel.Variant
     /// SHA-256 of the file's bytes.
     public var contentHash: String
+    /// What that is, in a user's words: the OS's render, which campaign's snapshot, or neither.
+    public var showing: String
     /// What the user saw.
     public var image: RGBAImage
     /// Why the OS rendered the launch screen again first, when it did.
@@ -295,7 +344,9 @@ public enum SimulatorError: Error, Equatable, CustomStringConvertible {
             return "the simulator has no device \"\(name)\"" + (near.isEmpty ? "" : "; did you mean \(near.map { "\"\($0)\"" }.joined(separator: ", "))?")
         case .rejected(let reason): return reason
         case .notASandbox(let path): return "\(path) is not empty and is not a sandbox made by `splashgen sim install`; choose an empty or new folder"
-        case .noDisplayZoom(let name): return "\(name) offers no Display Zoom in the simulator's screens; `splashgen devices` marks the zoomed entries"
+        case .noDisplayZoom(let name):
+            return
+                "the simulator has no Display Zoom screen for \(name): no source for its zoomed size has been found yet (docs/ios-launch-cache.md §9), so neither the catalogue nor the simulator has one; `splashgen devices` marks the zoomed entries there are"
         case .codec(let detail): return detail
         case .storyboard(let detail): return detail
         }

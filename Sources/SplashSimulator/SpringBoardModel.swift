@@ -11,7 +11,7 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
     public var version: String
     /// Installed `CFBundleVersion`.
     public var build: String
-    /// The campaign file that stands for the app's `LaunchScreen.storyboard`.
+    /// The storyboard stand-in (JSON) that stands for the app's `LaunchScreen.storyboard`.
     public var launchScreen: String
     /// The simulated device, by catalogue name.
     public var device: String
@@ -30,6 +30,8 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
     public var cacheFormat: CacheFormat? = nil
     /// Which cached file is which variant: the table the app cannot read.
     public var variants: [String: Variant]
+    /// SHA-256 of what the OS wrote in each cached file, by name (nil in sandboxes made before it was kept).
+    public var rendered: [String: String]? = nil
     /// Launches so far.
     public var launches: Int
 

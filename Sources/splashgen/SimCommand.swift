@@ -10,7 +10,7 @@ struct SimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
         abstract: "Simulate what iOS does to an app's launch cache, on a sandbox folder.",
-        subcommands: [Install.self, Update.self, Launch.self, SetState.self, LanguageChange.self, Purge.self])
+        subcommands: [Install.self, Update.self, Launch.self, Restore.self, SetState.self, LanguageChange.self, Purge.self])
 
     struct Sandbox: ParsableArguments {
         @Option(help: "The sandbox folder (springboard.json + container/).")
@@ -134,7 +134,7 @@ struct SimCommand: AsyncParsableCommand {
                     screenshot: screenshot.map { URL(fileURLWithPath: $0) })
                 if let reason = result.regenerated { print("the OS rendered the launch screen again: \(reason)") }
                 print(
-                    "showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)), sha256 \(result.contentHash.prefix(12))"
+                    "showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)): \(result.showing), sha256 \(result.contentHash.prefix(12))"
                 )
                 if let screenshot { print("screenshot \(screenshot)") }
                 if let report = result.appReport { print("app ran the applier:\n" + ReportText.text(report)) }
@@ -159,6 +159,33 @@ struct SimCommand: AsyncParsableCommand {
         @Option(help: "portrait or landscape.") var orientation: Orientation?
 
         func run() throws { try sandbox.run { try $0.set(appearance: appearance, orientation: orientation) } }
+    }
+
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the app's restore: the originals back (the sandbox knows the app's version, build and screen).",
+            discussion: ApplierExitCodes.discussion)
+        @OptionGroup var sandbox: Sandbox
+        @Option(help: "The bundle the app uses (it tells the campaign's pictures when the applier's records are lost).") var bundle: String?
+        @Flag(help: "Rebuild the records from the backups alone, ignoring the state file.") var fromBackups = false
+        @Flag(help: "Print the report as JSON.") var json = false
+
+        func run() throws {
+            let report: ApplyReport
+            do {
+                let result = try sandbox.simulator.restore(bundle: bundle.map { URL(fileURLWithPath: $0) }, fromBackups: fromBackups)
+                if !result.refusedWrites.isEmpty {
+                    throw SimulatorError.rejected(
+                        "iOS \(try sandbox.simulator.model().ios) refused the app's writes inside the launch folder in place (undone): "
+                            + result.refusedWrites.joined(separator: ", "))
+                }
+                report = result.report
+            } catch {
+                throw Console.fail(error)
+            }
+            print(json ? ReportText.json(report) : "app ran the applier's restore:\n" + ReportText.text(report))
+            try ApplierExitCodes.check(report)
+        }
     }
 
     struct LanguageChange: ParsableCommand {

@@ -172,6 +172,15 @@ import Testing
         #expect(shown.contentHash == (try object(in: bundle, portraitLight, pixels: Manifest.Size(width: 640, height: 1136))))
     }
 
+    /// `sim install --zoomed` on the default iPhone 15 is refused, saying why: no source for its zoomed
+    /// size (issue 28, C1), not that the phone has no Display Zoom.
+    @Test func aZoomedInstallWithoutASourcedSizeSaysWhy() throws {
+        #expect(throws: SimulatorError.noDisplayZoom("iPhone 15")) { try Installed.install(ios: "17.0", zoomed: true) }
+        #expect(
+            SimulatorError.noDisplayZoom("iPhone 15").description.hasPrefix(
+                "the simulator has no Display Zoom screen for iPhone 15: no source for its zoomed size has been found yet"))
+    }
+
     @Test func leftoversAreAnotherLibrarysPNGRendersInTheOSsNames() throws {
         let sim = SandboxSimulator(root: try Installed.install(ios: "17.0", leftovers: Repo.storyboard("colourful.json")))
         let model = try sim.model()

@@ -31,11 +31,13 @@ import Testing
 
         let first = try sim.launch(bundle: bundle, now: opening)
         #expect(first.contentHash == sha256Hex(originals[first.file]!), "the OS shows its cache before any app code runs")
+        #expect(first.showing == "the OS's render of the app's launch screen", "issue 28, C9: what was shown, in the user's words")
         #expect(first.appReport?.files.map(\.action) == [.replaced, .replaced, .replaced, .replaced])
 
         for now in [opening.addingTimeInterval(60), during] {
             let later = try sim.launch(bundle: bundle, now: now)
             #expect(later.contentHash == campaign)
+            #expect(later.showing == "double11's snapshot")
             #expect(later.appReport?.nothingToDo == true)
         }
 

@@ -9,25 +9,12 @@ import Testing
 @Suite struct OutputRuleTests {
     let cli = CommandLineTests()
 
-    /// A small bundle (one device) of the app's own screen, built under `folder/Output`; its folder.
-    private func smallBundle(in folder: URL, name: String = "own") throws -> URL {
-        let campaign = folder.appendingPathComponent("\(name).yaml")
-        let text = try String(contentsOf: CommandLineTests.repo.appendingPathComponent("campaigns/default.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "name: default", with: "name: \(name)")
-            .replacingOccurrences(of: "orientations:", with: "devices: [\"iPhone 15\"]\norientations:")
-            .replacingOccurrences(of: "art/", with: CommandLineTests.repo.path + "/campaigns/art/")
-        try Data(text.utf8).write(to: campaign)
-        let run = try cli.splashgen("build", campaign.path, "-o", folder.appendingPathComponent("Output").path)
-        #expect(run.status == 0, "\(run.stderr)")
-        return folder.appendingPathComponent("Output/\(name)")
-    }
-
     /// N3: `unpack` into a folder it did not make, or onto a file, is refused by name and leaves it
     /// as it was; into a new folder, or over a bundle it unpacked, it works.
     @Test func unpackReplacesOnlyAFolderItMade() throws {
         let folder = cli.temporaryFolder()
         let archive = folder.appendingPathComponent("b.zip").path
-        #expect(try cli.splashgen("pack", try smallBundle(in: folder).path, "-o", archive).status == 0)
+        #expect(try cli.splashgen("pack", try cli.smallBundle(in: folder).path, "-o", archive).status == 0)
         let keep = folder.appendingPathComponent("keep")
         try FileManager.default.createDirectory(at: keep, withIntermediateDirectories: true)
         try Data("thesis".utf8).write(to: keep.appendingPathComponent("thesis.txt"))
@@ -78,7 +65,7 @@ import Testing
     /// N7: `decode OBJ -o OBJ` and `pack B -o B/manifest.json` would overwrite their own input: refused,
     /// and the bundle still verifies.
     @Test func anOutputThatIsAnInputOrInsideOneIsRefused() throws {
-        let bundle = try smallBundle(in: cli.temporaryFolder())
+        let bundle = try cli.smallBundle(in: cli.temporaryFolder())
         let object = try #require(try FileManager.default.contentsOfDirectory(atPath: bundle.path + "/objects").first)
         let path = bundle.path + "/objects/" + object
         let decode = try cli.splashgen("decode", path, "-o", path)
@@ -95,7 +82,7 @@ import Testing
     /// N12: a damaged object in the build cache is never reused: the bundle built over it verifies.
     @Test func aDamagedCacheObjectIsNeverReused() throws {
         let folder = cli.temporaryFolder()
-        let bundle = try smallBundle(in: folder)
+        let bundle = try cli.smallBundle(in: folder)
         let cached = folder.appendingPathComponent("Output/.cache/objects")
         for name in try FileManager.default.contentsOfDirectory(atPath: cached.path) {
             let url = cached.appendingPathComponent(name)
@@ -104,7 +91,7 @@ import Testing
             try FileManager.default.removeItem(at: url)  // a new inode: the built bundle's hard link keeps its bytes
             try Data(bytes).write(to: url)
         }
-        _ = try smallBundle(in: folder)
+        _ = try cli.smallBundle(in: folder)
         let verify = try cli.splashgen("verify", bundle.path)
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
@@ -113,7 +100,7 @@ import Testing
     /// differ, and the tree's manifest carries the greater.
     @Test func twoPublishesIntoOneTreeTakeTurnsAndTakeDifferentSerials() throws {
         let folder = cli.temporaryFolder()
-        let bundle = try smallBundle(in: folder)
+        let bundle = try cli.smallBundle(in: folder)
         let key = folder.appendingPathComponent("key").path
         #expect(try cli.splashgen("keygen", "-o", key).status == 0)
         let tree = folder.appendingPathComponent("tree").path

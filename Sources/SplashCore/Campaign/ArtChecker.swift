@@ -76,11 +76,20 @@ public enum ArtChecker {
             .filter { $0.1 > upscaleLimit }.sorted { $0.1 > $1.1 }
         guard let worst = factors.first?.0.placement else { return nil }
         let needed = "\(Int((Double(worst.width) / upscaleLimit).rounded(.up)))×\(Int((Double(worst.height) / upscaleLimit).rounded(.up)))"
+        // Art shaped for one orientation, enlarged only in the other: the fix is a layer of its own
+        // there (orientation: landscape, as double11's heroes), not bigger art of this shape.
+        let enlarged = Set(factors.map(\.0.orientation))
+        let fix: String
+        if layer.orientation == nil, enlarged.count == 1, let only = enlarged.first, drawn.contains(where: { $0.orientation != only }) {
+            fix =
+                "every one is \(only.rawValue): give \(only.rawValue) its own layer of \(only.rawValue)-shaped art (orientation: \(only.rawValue)), and this one orientation: \(only == .landscape ? "portrait" : "landscape")"
+        } else {
+            fix = "it will look soft: art of at least \(needed) pixels stays within \(format(upscaleLimit))×"
+        }
         return Diagnostic(
             layer.source,
             "the \(item.width)×\(item.height) art is enlarged more than \(format(upscaleLimit))× on "
-                + screens(factors.map { "\($0.0.name) \(format($0.1))×" })
-                + "; it will look soft: art of at least \(needed) pixels stays within \(format(upscaleLimit))×", severity: .warning)
+                + screens(factors.map { "\($0.0.name) \(format($0.1))×" }) + "; " + fix, severity: .warning)
     }
 
     /// `fill` art losing more than ``cropLimit`` of its area off the canvas: the screens, worst first.

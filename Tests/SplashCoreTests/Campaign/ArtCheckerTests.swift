@@ -60,6 +60,15 @@ import Testing
         #expect(try Self.warnings(Self.campaign(art: 1179, 1572, layer: "fit: fill\n        keep: [400, 500, 379, 500]")) == [])
     }
 
+    /// Portrait art drawn in both orientations, enlarged only in landscape (2556 / 1179 = 2.168×): the
+    /// advice is a landscape layer of its own, not bigger portrait art (issue 28, A8).
+    @Test func artEnlargedOnlyInOneOrientationIsToldToGetALayerThere() throws {
+        let warnings = try Self.warnings(Self.campaign(art: 1179, 2556, top: "orientations: [portrait, landscape]"))
+        #expect(
+            warnings.first == "c.yaml:13:16: warning: appearances.light.layers[0].image: the 1179×2556 art is enlarged more than 2× on 1 screen: iPhone 15 landscape 2.2×; every one is landscape: give landscape its own layer of landscape-shaped art (orientation: landscape), and this one orientation: portrait",
+            "\(warnings)")
+    }
+
     @Test func artShapedAndSizedForTheScreenIsNotWarned() throws {
         // 1179×2556 filled on 1179×2556: factor 1, nothing cut off.
         #expect(try Self.warnings(Self.campaign(art: 1179, 2556)) == [])
