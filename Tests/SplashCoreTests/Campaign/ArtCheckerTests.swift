@@ -65,7 +65,10 @@ import Testing
     @Test func artEnlargedOnlyInOneOrientationIsToldToGetALayerThere() throws {
         let warnings = try Self.warnings(Self.campaign(art: 1179, 2556, top: "orientations: [portrait, landscape]"))
         #expect(
-            warnings.first == "c.yaml:13:16: warning: appearances.light.layers[0].image: the 1179×2556 art is enlarged more than 2× on 1 screen: iPhone 15 landscape 2.2×; every one is landscape: give landscape its own layer of landscape-shaped art (orientation: landscape), and this one orientation: portrait",
+            warnings.first
+                == "c.yaml:13:16: warning: appearances.light.layers[0].image: the 1179×2556 art is enlarged more than 2× on 1 screen: "
+                + "iPhone 15 landscape 2.2×; every one is landscape: give landscape its own layer of landscape-shaped art "
+                + "(orientation: landscape), and this one orientation: portrait",
             "\(warnings)")
     }
 
