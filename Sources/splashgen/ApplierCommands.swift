@@ -198,8 +198,21 @@ enum ReportText {
         }
         lines += why
         for problem in report.problems {
-            lines.append("problem \(problem.code.rawValue): \(problem)")
+            lines.append("problem \(problem.code.rawValue): \(problem)" + (problem.screen.map(devices(with:)) ?? ""))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// For a screen a bundle lacks: the catalogue's devices that have it (the names to put in
+    /// `devices:`), or that none does (a `catalogue:` entry is the way), so the fix is one step.
+    static func devices(with screen: ApplyReport.Screen) -> String {
+        guard let catalogue = try? DeviceCatalogue.bundled() else { return "" }
+        let names = catalogue.devices.filter { device in
+            let pixels = Manifest.Size(width: device.points.width * device.scale, height: device.points.height * device.scale)
+            return pixels == screen.pixels && (screen.scale == nil || screen.scale == device.scale)
+        }.map(\.name)
+        guard !names.isEmpty else { return " (no catalogue device has this screen: add a catalogue: entry)" }
+        let shown = names.prefix(4).joined(separator: ", ") + (names.count > 4 ? " and \(names.count - 4) more" : "")
+        return " (the catalogue's \(names.count == 1 ? "device" : "devices") with this screen: \(shown))"
     }
 }

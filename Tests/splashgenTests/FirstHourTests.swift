@@ -76,6 +76,30 @@ import Testing
         #expect(restore.stdout.hasPrefix("app ran the applier's restore:\n"), "\(restore.stdout)")
         #expect(try files() == originals)
     }
+
+    /// bundles.yml's publishing step with one signing setting of the two (issue 28, B6): it stops at
+    /// once, naming the missing one, before anything is built or written.
+    @Test(arguments: [
+        ("SIGNING_KEY_TEXT=private", "::error::the secret SPLASHGEN_SIGNING_KEY is set but the variable SPLASHGEN_PUBLIC_KEY is not"),
+        ("PUBLIC_KEY_TEXT=public", "::error::the variable SPLASHGEN_PUBLIC_KEY is set but the secret SPLASHGEN_SIGNING_KEY is not"),
+    ])
+    func theBundlesWorkflowNamesAMissingSigningSetting(_ setting: String, _ message: String) throws {
+        let workflow = ReadmeFactsTests.document(".github/workflows/bundles.yml")
+        let lines = workflow.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasSuffix("PUBLIC_KEY_TEXT: ${{ vars.SPLASHGEN_PUBLIC_KEY }}") }) + 1
+        #expect(lines[start].trimmingCharacters(in: .whitespaces) == "run: |")
+        let indent = String(lines[start + 1].prefix { $0 == " " })
+        let script = lines[(start + 1)...].prefix { $0.hasPrefix(indent) || $0.isEmpty }.map { String($0.dropFirst(indent.count)) }
+        let folder = cli.temporaryFolder()
+        let file = folder.appendingPathComponent("step.sh")
+        try Data(script.joined(separator: "\n").utf8).write(to: file)
+        // Run in an empty folder: were the check to let it through, `bash .ci/run` would find nothing to run.
+        let run = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["-i", "PATH=/usr/bin:/bin", "RUNNER_TEMP=\(folder.path)", setting, "bash", file.path], in: folder)
+        #expect(run.status == 1)
+        #expect(run.stdout.hasPrefix(message), "\(run.stdout)\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("key").path))
+    }
 }
 
 extension CommandLineTests {
