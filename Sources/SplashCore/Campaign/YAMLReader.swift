@@ -31,6 +31,10 @@ final class YAMLReader {
             return nil
         }
         var values: [String: Node] = [:]
+        // A required key a misspelling stands for is said once, at the misspelling: no second error
+        // telling the user to add what they did write.
+        let written = Set(mapping.compactMap { if case .scalar(let scalar) = $0.0 { scalar.string } else { nil } })
+        var suggested: Set<String> = []
         for (keyNode, value) in mapping {
             guard case .scalar(let scalar) = keyNode else {
                 error(keyNode, path, "keys must be plain words; found \(describe(keyNode))")
@@ -39,7 +43,12 @@ final class YAMLReader {
             let key = scalar.string
             let keyPath = join(path, key)
             if !keys.contains(key) {
-                let suggestion = Self.closest(to: key, in: keys).map { "; did you mean '\($0)'?" } ?? ""
+                let closest = Self.closest(to: key, in: keys)
+                var suggestion = closest.map { "; did you mean '\($0)'?" } ?? ""
+                if let closest, required.contains(closest), !written.contains(closest) {
+                    suggestion += " ('\(closest)' is required)"
+                    suggested.insert(closest)
+                }
                 error(keyNode, keyPath, "unknown key '\(key)'\(suggestion)")
             } else if values[key] != nil {
                 error(keyNode, keyPath, "duplicate key '\(key)'")
@@ -47,7 +56,7 @@ final class YAMLReader {
                 values[key] = value
             }
         }
-        for key in required where values[key] == nil {
+        for key in required where values[key] == nil && !suggested.contains(key) {
             error(node, path, "missing required key '\(key)'")
         }
         return values

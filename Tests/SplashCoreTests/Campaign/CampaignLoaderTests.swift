@@ -13,6 +13,15 @@ import Testing
     /// One fixture per way a campaign can be wrong, with the exact message a user sees.
     static let failures: [(file: String, messages: [String])] = [
         ("unknown-key.yaml", ["unknown-key.yaml:8:1: error: orientation: unknown key 'orientation'; did you mean 'orientations'?"]),
+        // A misspelt required key is said once, at the misspelling: never a second error asking for
+        // what the user did write (issue 28, A6).
+        (
+            "misspelt-required-key.yaml",
+            [
+                "misspelt-required-key.yaml:5:1: error: shedule: unknown key 'shedule'; did you mean 'schedule'? ('schedule' is required)",
+                "misspelt-required-key.yaml:10:5: error: appearances.light.backgroud: unknown key 'backgroud'; did you mean 'background'? ('background' is required)",
+            ]
+        ),
         ("wrong-type.yaml", ["wrong-type.yaml:8:7: error: grey: expected true or false; found \"sometimes\""]),
         ("malformed.yaml", ["malformed.yaml:6:12: error: malformed YAML: while parsing a flow sequence did not find expected ',' or ']'"]),
         (
