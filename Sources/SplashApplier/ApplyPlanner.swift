@@ -236,12 +236,13 @@ enum ApplyPlanner {
                     ? .init(campaign.id, .versionBelowRange, "app version \(version) is below \(whose) min_version \(bound.version)")
                     : .init(campaign.id, .versionAboveRange, "app version \(version) is above \(whose) max_version \(bound.version)")
             }
-            let utc = TimeZone(identifier: "UTC") ?? .current
+            // In the offset the campaign was written in, UTC beside it.
+            let zone = campaign.schedule.writtenTimeZone
             if now < campaign.schedule.start {
-                return .init(campaign.id, .notStarted, "starts \(ScheduleTime.format(campaign.schedule.start, in: utc))")
+                return .init(campaign.id, .notStarted, "starts \(ScheduleTime.written(campaign.schedule.start, in: zone))")
             }
             if let end = campaign.schedule.end, end <= now {
-                return .init(campaign.id, .ended, "ended \(ScheduleTime.format(end, in: utc))")
+                return .init(campaign.id, .ended, "ended \(ScheduleTime.written(end, in: zone))")
             }
             let shown = inForce.map { "\($0.id) (priority \($0.priority))" } ?? "another campaign"
             return .init(campaign.id, .outranked, "in force, but \(shown) outranks it (priority \(campaign.priority))")

@@ -56,6 +56,25 @@ public enum ScheduleTime {
         return date.formatted(style)
     }
 
+    /// `date` as a campaign's author wrote its times, in `timeZone` (its schedule's offset), with UTC
+    /// beside it when that is another: `2026-11-10T20:00:00+08:00 (12:00:00Z)`, or just the UTC time.
+    public static func written(_ date: Date, in timeZone: TimeZone?) -> String {
+        let utc = TimeZone(secondsFromGMT: 0)!
+        guard let timeZone, timeZone.secondsFromGMT(for: date) != 0 else { return format(date, in: utc) }
+        let inUTC = format(date, in: utc)
+        let local = format(date, in: timeZone)
+        // The UTC time alone when the date is the same, the whole UTC stamp when it is not.
+        let utcPart = inUTC.prefix(10) == local.prefix(10) ? String(inUTC.dropFirst(11)) : inUTC
+        return "\(local) (\(utcPart))"
+    }
+
+    /// The offset a manifest's campaigns were written in when they agree (the season's), for times
+    /// that belong to no one campaign; nil (UTC) when they do not.
+    public static func seasonTimeZone(_ campaigns: [Manifest.Campaign]) -> TimeZone? {
+        let zones = Set(campaigns.compactMap { $0.schedule.writtenTimeZone?.secondsFromGMT() })
+        return zones.count == 1 ? zones.first.flatMap { TimeZone(secondsFromGMT: $0) } : nil
+    }
+
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
     static func daysIn(month: Int, year: Int) -> Int {

@@ -62,7 +62,7 @@ struct ApplierOptions: ParsableArguments {
         do { report = try body(try applier()) } catch {
             throw Console.fail(error)
         }
-        print(json ? ReportText.json(report) : ReportText.text(report))
+        print(json ? ReportText.json(report) : ReportText.text(report, bundle: bundle.map { URL(fileURLWithPath: $0) }))
         try ApplierExitCodes.check(report)
     }
 }
@@ -178,7 +178,10 @@ enum ReportText {
         return String(decoding: (try? encoder.encode(report)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
-    static func text(_ report: ApplyReport) -> String {
+    /// The report for a person; times in the offset the bundle's campaigns were written in (UTC beside).
+    static func text(_ report: ApplyReport, bundle: URL? = nil) -> String {
+        let zone = bundle.flatMap { try? Data(contentsOf: $0.appendingPathComponent("manifest.json")) }
+            .flatMap { try? Manifest.decode(from: $0) }.flatMap { ScheduleTime.seasonTimeZone($0.campaigns) }
         let why = report.notShown.map { "not shown \($0.reason.rawValue): \($0)" }
         guard let folder = report.folder else {
             return
@@ -189,7 +192,7 @@ enum ReportText {
         }
         var lines = ["folder     \(folder)"]
         lines.append("campaign   \(report.campaign ?? "none (the app's own launch screen)")")
-        lines.append("next run   \(report.nextChange.map { $0.formatted(.iso8601) } ?? "no schedule change ahead")")
+        lines.append("next run   \(report.nextChange.map { ScheduleTime.written($0, in: zone) } ?? "no schedule change ahead")")
         if report.nothingToDo { lines.append("nothing to do") }
         if report.cacheRegenerated { lines.append("the OS rendered the cache anew: originals backed up") }
         for file in report.files {

@@ -137,7 +137,7 @@ struct SimCommand: AsyncParsableCommand {
                     "showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)): \(result.showing), sha256 \(result.contentHash.prefix(12))"
                 )
                 if let screenshot { print("screenshot \(screenshot)") }
-                if let report = result.appReport { print("app ran the applier:\n" + ReportText.text(report)) }
+                if let report = result.appReport { print("app ran the applier:\n" + ReportText.text(report, bundle: bundle)) }
                 appReport = result.appReport
                 if !result.refusedWrites.isEmpty {
                     throw SimulatorError.rejected(
@@ -183,7 +183,7 @@ struct SimCommand: AsyncParsableCommand {
             } catch {
                 throw Console.fail(error)
             }
-            print(json ? ReportText.json(report) : "app ran the applier's restore:\n" + ReportText.text(report))
+            print(json ? ReportText.json(report) : "app ran the applier's restore:\n" + ReportText.text(report, bundle: bundle.map { URL(fileURLWithPath: $0) }))
             try ApplierExitCodes.check(report)
         }
     }

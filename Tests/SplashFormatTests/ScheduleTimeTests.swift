@@ -36,4 +36,16 @@ import Testing
         guard case .failure(let problem) = ScheduleTime.parse(text) else { Issue.record("\(text) read"); return }
         #expect(problem.description == message)
     }
+
+    /// Times are shown as the campaign's author wrote them, UTC beside (issue 28, A5): only the UTC
+    /// time when the date is the same, the whole stamp when it is not, nothing beside UTC itself.
+    @Test func timesAreShownInTheWrittenOffsetWithUTCBeside() throws {
+        let start = try ScheduleTime.parse("2026-11-10T20:00:00+08:00").get()
+        let end = try ScheduleTime.parse("2026-11-12T02:00:00+08:00").get()
+        let beijing = TimeZone(secondsFromGMT: 8 * 3600)
+        #expect(ScheduleTime.written(start, in: beijing) == "2026-11-10T20:00:00+08:00 (12:00:00Z)")
+        #expect(ScheduleTime.written(end, in: beijing) == "2026-11-12T02:00:00+08:00 (2026-11-11T18:00:00Z)")
+        #expect(ScheduleTime.written(start, in: TimeZone(secondsFromGMT: 0)) == "2026-11-10T12:00:00Z")
+        #expect(ScheduleTime.written(start, in: nil) == "2026-11-10T12:00:00Z")
+    }
 }

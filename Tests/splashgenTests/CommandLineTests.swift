@@ -383,10 +383,11 @@ import Testing
         let why = (json["not_shown"] as? [[String: Any]] ?? []).map { "\($0["campaign"] ?? ""):\($0["reason"] ?? "")" }
         #expect(Set(why) == ["good:appearance-missing", "good:orientation-missing"])
         // Outside its window (20:00 on the 10th to 02:00 on the 12th, Beijing time = 12:00Z to 18:00Z):
-        // the reason and the boundary, and no problem, so exit 0.
+        // the reason and the boundary, and no problem, so exit 0. Times in the offset the campaign was
+        // written in, UTC beside (issue 28, A5), as the next run is.
         for (now, line) in [
-            ("2026-11-10T19:59:59+08:00", "not shown not-started: good: starts 2026-11-10T12:00:00Z"),
-            ("2026-11-12T02:00:00+08:00", "not shown ended: good: ended 2026-11-11T18:00:00Z"),
+            ("2026-11-10T19:59:59+08:00", "not shown not-started: good: starts 2026-11-10T20:00:00+08:00 (12:00:00Z)"),
+            ("2026-11-12T02:00:00+08:00", "not shown ended: good: ended 2026-11-12T02:00:00+08:00 (2026-11-11T18:00:00Z)"),
         ] {
             let outside = try cli.splashgen(
                 "status", "--container", container, "--bundle", bundle, "--app-version", "5.2", "--app-build", "100", "--now", now)

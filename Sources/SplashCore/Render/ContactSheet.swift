@@ -93,10 +93,11 @@ public enum ContactSheet {
             texts.append(("timeline", 26, margin, y))
             y += 40
             var x = margin
+            let zone = ScheduleTime.seasonTimeZone(manifest.campaigns)
             for span in manifest.timeline(appVersion: nil) {
                 let lines = [
                     span.campaign.map { "\($0.id) (priority \($0.priority))" } ?? "originals",
-                    "from " + span.start.formatted(.iso8601), span.end.map { "to " + $0.formatted(.iso8601) } ?? "on",
+                    "from " + ScheduleTime.written(span.start, in: zone), span.end.map { "to " + ScheduleTime.written($0, in: zone) } ?? "on",
                 ]
                 let cell = (lines.map { font.width($0, pixelHeight: 15) }.max() ?? 0) + 12
                 if x > margin && x + cell > maxWidth - margin {
