@@ -183,7 +183,8 @@ struct SimCommand: AsyncParsableCommand {
             } catch {
                 throw Console.fail(error)
             }
-            print(json ? ReportText.json(report) : "app ran the applier's restore:\n" + ReportText.text(report, bundle: bundle.map { URL(fileURLWithPath: $0) }))
+            print(
+                json ? ReportText.json(report) : "app ran the applier's restore:\n" + ReportText.text(report, bundle: bundle.map { URL(fileURLWithPath: $0) }))
             try ApplierExitCodes.check(report)
         }
     }
