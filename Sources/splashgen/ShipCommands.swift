@@ -150,7 +150,8 @@ struct PreviewCommand: ParsableCommand {
         discussion: """
             Tiles are labelled with the devices they serve and overlaid with what the phone puts over \
             them: rounded corners, the notch or Dynamic Island, the home indicator, and the parts \
-            outside the safe area (tinted). -o page/index.html writes a self-contained page: the sheet, \
+            outside the safe area (tinted). -o page/index.html writes a page and its image folder (with \
+            --inline, one file with the images inside, for mailing): the sheet, \
             every snapshot alone, and the manifest's facts.
             """)
 
@@ -162,6 +163,8 @@ struct PreviewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only this device's snapshots, at full size.", valueName: "name"), completion: .custom(Splashgen.deviceNames))
     var device: String?
     @Flag(help: "Leave out the safe-area, cutout, home-indicator and corner overlays.") var noOverlays = false
+    @Flag(help: "With an .html page: one file with its images inside (for mailing), up to 20 MB, instead of a page and its image folder.")
+    var inline = false
     @Option(name: .customLong("output-root"), help: ArgumentHelp("Where a campaign YAML is built.", valueName: "folder")) var outputRoot = "Output"
 
     func validate() throws {
@@ -170,6 +173,7 @@ struct PreviewCommand: ParsableCommand {
         guard kind == "png" || kind == "html" else {
             throw ValidationError("-o must name a .png sheet or an .html page; found \"\(output)\" (the sheet is written as PNG only)")
         }
+        guard !inline || kind == "html" else { throw ValidationError("--inline is for an .html page; -o names a PNG sheet") }
     }
 
     func run() throws {
@@ -190,9 +194,17 @@ struct PreviewCommand: ParsableCommand {
             let sheet = try ContactSheet.render(
                 try BundleFiles(url), font: try TextRenderer.standard(), catalogue: catalogue,
                 options: options, progress: Console.progress("decoding objects"))
+            if sheet.scale < options.scale {
+                Console.error(
+                    "\(output): note: the sheet is drawn at \(String(format: "%.3g", sheet.scale)) of the snapshots' size, not \(String(format: "%.3g", options.scale)), to stay under \(ContactSheet.maxSide) px a side"
+                )
+            }
             if page {
-                try PreviewPage.write(sheet, to: target, inputs: [URL(fileURLWithPath: source), url])
-                print("\(output): \(sheet.tiles.count) snapshots, sheet \(sheet.image.width)x\(sheet.image.height)")
+                try PreviewPage.write(sheet, to: target, inputs: [URL(fileURLWithPath: source), url], inline: inline)
+                let size = ((try? FileManager.default.attributesOfItem(atPath: target.path)[.size]) as? NSNumber)?.intValue ?? 0
+                print(
+                    "\(output): \(sheet.tiles.count) snapshots, sheet \(sheet.image.width)x\(sheet.image.height)"
+                        + (inline ? "; one file of \(Console.bytes(size)), images inside" : "; the page and its image folder go together"))
             } else {
                 do { try OutputFile.write(PNGCodec.encode(sheet.image), to: target, example: "sheet.png", inputs: [URL(fileURLWithPath: source), url]) } catch {
                     throw Console.fail(error, context: output)

@@ -13,6 +13,9 @@ public enum ContactSheet {
     static let margin = 32, gap = 20, maxWidth = 2600
     /// A tile's label column is at least this wide, so device names wrap rather than pile up.
     static let minimumCell = 170
+    /// The longest side a sheet is laid out to: ImageMagick's default policy and many viewers refuse
+    /// images of 16K pixels or more a side, so a sheet that would pass it is drawn smaller.
+    public static let maxSide = 16_000
     /// The largest sheet drawn (a whole-catalogue season is about 12 Mpx).
     static let maxSheetPixels = 200_000_000
     static let background = RGBAColor(r: 0x8C, g: 0x8C, b: 0x8C)
@@ -62,6 +65,9 @@ public enum ContactSheet {
         public var tiles: [Tile]
         /// With `pointImages`: each tile's snapshot alone at one pixel per point, with overlays, as PNG.
         public var pointImages: [Data]
+        /// Sheet pixels per snapshot pixel: the one asked for, or less where a side would have passed
+        /// ``ContactSheet/maxSide``.
+        public var scale: Double
     }
 
     /// The sheet for a bundle. `catalogue` supplies the devices' shapes for the overlays;
@@ -73,62 +79,77 @@ public enum ContactSheet {
         guard options.scale.isFinite, (0.01...1).contains(options.scale) else { throw ContactSheetError.badScale(options.scale) }
         let manifest = try Manifest.decode(from: files.manifest)
         let chosen = try select(manifest, device: options.device, catalogue: catalogue)
-        // Lay out first: sections per campaign and appearance, tiles flowing left to right, portrait first.
-        var placed: [Tile] = [], texts: [(String, Float, Int, Int)] = []
-        var y = margin
-        let title =
-            manifest.campaigns.map { "\($0.id)\($0.grey ? " (grey)" : ""), \($0.encoding.rawValue)" }.joined(separator: "; ")
-            + " — " + manifest.app.bundleID + (options.device.map { " — \($0)" } ?? "")
-        texts.append((title, 30, margin, y))
-        y += 48
-        var width = margin * 2 + font.width(title, pixelHeight: 30)
-        if options.overlays {
-            texts.append((SignOffOverlay.legend, 15, margin, y))
-            width = max(width, margin * 2 + font.width(SignOffOverlay.legend, pixelHeight: 15))
-            y += 30
-        }
-        var bars: [(x: Int, y: Int, width: Int, color: RGBAColor)] = []
-        if manifest.campaigns.count > 1 {
-            // A season: which campaign shows when (every app version), one bar per span.
-            texts.append(("timeline", 26, margin, y))
-            y += 40
-            var x = margin
-            let zone = ScheduleTime.seasonTimeZone(manifest.campaigns)
-            for span in manifest.timeline(appVersion: nil) {
-                let lines = [
-                    span.campaign.map { "\($0.id) (priority \($0.priority))" } ?? "originals",
-                    "from " + ScheduleTime.written(span.start, in: zone), span.end.map { "to " + ScheduleTime.written($0, in: zone) } ?? "on",
-                ]
-                let cell = (lines.map { font.width($0, pixelHeight: 15) }.max() ?? 0) + 12
-                if x > margin && x + cell > maxWidth - margin {
-                    x = margin
-                    y += timelineRow
-                }
-                let index = span.campaign.flatMap { shown in manifest.campaigns.firstIndex { $0.id == shown.id } }
-                bars.append((x, y, cell, index.map { palette[$0 % palette.count] } ?? originalsColor))
-                for (line, text) in lines.enumerated() { texts.append((text, 15, x, y + barHeight + 6 + line * 18)) }
-                width = max(width, x + cell + margin)
-                x += cell + 4
+        // Lay out first: a section per campaign, a row per orientation, light and dark side by side;
+        // at a smaller scale when a side would pass what image tools open (``maxSide``).
+        func layout(
+            scale: Double
+        ) -> (placed: [Tile], texts: [(String, Float, Int, Int)], bars: [(x: Int, y: Int, width: Int, color: RGBAColor)], width: Int, height: Int) {
+            var placed: [Tile] = [], texts: [(String, Float, Int, Int)] = []
+            var y = margin
+            let title =
+                manifest.campaigns.map { "\($0.id)\($0.grey ? " (grey)" : ""), \($0.encoding.rawValue)" }.joined(separator: "; ")
+                + " — " + manifest.app.bundleID + (options.device.map { " — \($0)" } ?? "")
+            texts.append((title, 30, margin, y))
+            y += 48
+            var width = margin * 2 + font.width(title, pixelHeight: 30)
+            if options.overlays {
+                texts.append((SignOffOverlay.legend, 15, margin, y))
+                width = max(width, margin * 2 + font.width(SignOffOverlay.legend, pixelHeight: 15))
+                y += 30
             }
-            y += timelineRow + gap
-        }
-        for campaign in manifest.campaigns {
-            for appearance in Appearance.allCases {
-                let snapshots = chosen[campaign.id, default: []].filter { $0.appearance == appearance }
-                    .sorted {
-                        ($0.orientation, $0.family, $0.pixels.width * $0.pixels.height) < ($1.orientation, $1.family, $1.pixels.width * $1.pixels.height)
-                    }
-                guard !snapshots.isEmpty else { continue }
-                texts.append((manifest.campaigns.count > 1 ? "\(campaign.id): \(appearance.rawValue)" : appearance.rawValue, 26, margin, y))
+            var bars: [(x: Int, y: Int, width: Int, color: RGBAColor)] = []
+            if manifest.campaigns.count > 1 {
+                // A season: which campaign shows when (every app version), one bar per span.
+                texts.append(("timeline", 26, margin, y))
                 y += 40
+                var x = margin
+                let zone = ScheduleTime.seasonTimeZone(manifest.campaigns)
+                for span in manifest.timeline(appVersion: nil) {
+                    let lines = [
+                        span.campaign.map { "\($0.id) (priority \($0.priority))" } ?? "originals",
+                        "from " + ScheduleTime.written(span.start, in: zone), span.end.map { "to " + ScheduleTime.written($0, in: zone) } ?? "on",
+                    ]
+                    let cell = (lines.map { font.width($0, pixelHeight: 15) }.max() ?? 0) + 12
+                    if x > margin && x + cell > maxWidth - margin {
+                        x = margin
+                        y += timelineRow
+                    }
+                    let index = span.campaign.flatMap { shown in manifest.campaigns.firstIndex { $0.id == shown.id } }
+                    bars.append((x, y, cell, index.map { palette[$0 % palette.count] } ?? originalsColor))
+                    for (line, text) in lines.enumerated() { texts.append((text, 15, x, y + barHeight + 6 + line * 18)) }
+                    width = max(width, x + cell + margin)
+                    x += cell + 4
+                }
+                y += timelineRow + gap
+            }
+            // One section per campaign; in it a row per orientation, each screen's light and dark side by
+            // side, so a device's sheet at full size is a grid (orientations in rows) rather than a column.
+            for campaign in manifest.campaigns {
+                let snapshots = chosen[campaign.id, default: []].sorted {
+                    ($0.orientation, $0.family, $0.pixels.width * $0.pixels.height, $0.appearance)
+                        < ($1.orientation, $1.family, $1.pixels.width * $1.pixels.height, $1.appearance)
+                }
+                guard !snapshots.isEmpty else { continue }
+                if manifest.campaigns.count > 1 {
+                    texts.append((campaign.id, 26, margin, y))
+                    y += 40
+                }
+                // A screen's light and dark tiles stay on one row: the row may be as wide as the widest pair.
+                let cells = snapshots.map { cellWidth($0, scale: scale, font: font) }
+                let pairs = Dictionary(grouping: zip(snapshots, cells), by: { "\($0.0.orientation)\($0.0.pixels.width)x\($0.0.pixels.height)" })
+                let rowLimit = max(maxWidth, (pairs.values.map { $0.map(\.1).reduce(0, +) + gap * ($0.count - 1) }.max() ?? 0) + margin * 2)
                 var x = margin, rowHeight = 0
                 var orientation = snapshots[0].orientation
-                for snapshot in snapshots {
-                    let w = Int((Double(snapshot.pixels.width) * options.scale).rounded()), h = Int((Double(snapshot.pixels.height) * options.scale).rounded())
-                    // As wide as the tile, the label lines and the longest device name, and never narrower than minimumCell.
-                    let cell = max(w, minimumCell, (labels(snapshot) + snapshot.devices.map { $0 + "," }).map { font.width($0, pixelHeight: 15) }.max() ?? 0)
+                for (index, snapshot) in snapshots.enumerated() {
+                    let w = Int((Double(snapshot.pixels.width) * scale).rounded()), h = Int((Double(snapshot.pixels.height) * scale).rounded())
+                    let cell = cells[index]
                     let label = labels(snapshot) + wrap(snapshot.devices, width: cell, font: font)
-                    if x > margin && (x + cell > maxWidth - margin || snapshot.orientation != orientation) {
+                    // A new row for the other orientation, or when this screen's pair no longer fits.
+                    let pairWidth =
+                        snapshot.appearance == .light
+                        ? (pairs["\(snapshot.orientation)\(snapshot.pixels.width)x\(snapshot.pixels.height)"]?
+                            .map(\.1).reduce(0) { $0 + $1 + gap } ?? cell + gap) - gap : cell
+                    if x > margin && (x + pairWidth > rowLimit - margin || snapshot.orientation != orientation) {
                         x = margin
                         y += rowHeight + gap
                         rowHeight = 0
@@ -142,8 +163,16 @@ public enum ContactSheet {
                 }
                 y += rowHeight + gap * 2
             }
+            return (placed, texts, bars, width, y + margin - gap)
         }
-        let height = y + margin - gap
+        var scale = options.scale
+        var laid = layout(scale: scale)
+        while max(laid.width, laid.height) > maxSide, scale > 0.01 {
+            scale = max(0.01, scale * Double(maxSide) / Double(max(laid.width, laid.height)) * 0.98)
+            laid = layout(scale: scale)
+        }
+        let (placed, texts, bars, width, height) = laid
+
         guard width * height <= maxSheetPixels else { throw ContactSheetError.tooLarge(width: width, height: height, limit: maxSheetPixels) }
         let drawn = try draw(placed, files: files, catalogue: catalogue, options: options, progress: progress)
         // Sized only from verified objects: every object checked before a sheet pixel is allocated.
@@ -153,7 +182,7 @@ public enum ContactSheet {
         }
         for (tile, image) in zip(placed, drawn.tiles) { SnapshotRenderer.blend(image, over: &sheet, atX: tile.x, y: tile.y) }
         for (text, size, x, y) in texts { font.draw(text, pixelHeight: size, color: ink, x: x, y: y, on: &sheet) }
-        return Sheet(manifest: manifest, image: sheet, tiles: placed, pointImages: drawn.pointImages)
+        return Sheet(manifest: manifest, image: sheet, tiles: placed, pointImages: drawn.pointImages, scale: scale)
     }
 
     /// The snapshots to draw, by campaign: all of them, or those `device` shows.
@@ -237,6 +266,13 @@ public enum ContactSheet {
     }
 
     /// The two label lines under a tile: family and pixel size; orientation and appearance.
+    /// A tile's column: as wide as the tile, its label lines and its longest device name, and never
+    /// narrower than ``minimumCell``.
+    static func cellWidth(_ snapshot: Manifest.Snapshot, scale: Double, font: TextRenderer) -> Int {
+        let w = Int((Double(snapshot.pixels.width) * scale).rounded())
+        return max(w, minimumCell, (labels(snapshot) + snapshot.devices.map { $0 + "," }).map { font.width($0, pixelHeight: 15) }.max() ?? 0)
+    }
+
     static func labels(_ snapshot: Manifest.Snapshot) -> [String] {
         let family = snapshot.family == "ipad" ? "iPad" : snapshot.family == "iphone" ? "iPhone" : snapshot.family
         return ["\(family) \(snapshot.pixels.width)x\(snapshot.pixels.height)", "\(snapshot.orientation.rawValue), \(snapshot.appearance.rawValue)"]

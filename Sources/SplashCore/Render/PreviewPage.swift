@@ -2,7 +2,8 @@ import Foundation
 import SplashFormat
 import SplashImaging
 
-/// The sign-off page: an `.html` file and one folder of images beside it (no script, no network):
+/// The sign-off page: an `.html` file and one folder of images beside it, or one file with its
+/// images inside (no script, no network either way):
 /// the contact sheet and every snapshot alone at one image pixel per point with its overlays, under
 /// the manifest's facts (app, versions, schedules, priorities, encoding, marker, sizes).
 public enum PreviewPage {
@@ -11,36 +12,48 @@ public enum PreviewPage {
     static func assetsFolder(of page: URL) -> String { page.deletingPathExtension().lastPathComponent + "-files-" }
     static let sheetFile = "sheet.png"
 
-    /// Writes the page for `sheet` (drawn with `pointImages`) as `page`, an `.html` file. Its images
-    /// go into a new folder first; the page is then replaced in one rename, so at every instant
-    /// the page on disk names a complete folder; only then are the folders of earlier writings of
-    /// this page removed. Nothing else beside the page is touched.
-    public static func write(_ sheet: ContactSheet.Sheet, to page: URL, inputs: [URL] = []) throws {
+    /// The largest single-file page written: mail services take attachments of 20–25 MB.
+    public static let inlineLimit = 20_000_000
+
+    /// Writes the page for `sheet` (drawn with `pointImages`) as `page`, an `.html` file: a page and
+    /// its image folder, or (`inline`) one file with its images inside it, for mailing, when that
+    /// stays within ``inlineLimit``. The folder's images go into a new folder first; the page is then
+    /// replaced in one rename, so at every instant the page on disk names a complete folder; only
+    /// then are the folders of earlier writings of this page removed. Nothing else beside the page
+    /// is touched.
+    public static func write(_ sheet: ContactSheet.Sheet, to page: URL, inputs: [URL] = [], inline: Bool = false) throws {
         guard sheet.pointImages.count == sheet.tiles.count else { throw PreviewPageError.noPointImages }
         let fileManager = FileManager.default
         try OutputFile.check(page, example: "index.html", inputs: inputs)
         let folder = page.deletingLastPathComponent()
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
         let prefix = assetsFolder(of: page)
-        let assets = prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let assetsURL = folder.appendingPathComponent(assets)
+        let assets = inline ? nil : prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let assetsURL = assets.map { folder.appendingPathComponent($0) }
         let staged = folder.appendingPathComponent(".\(page.lastPathComponent)-\(UUID().uuidString)")
         var done = false
         defer {
             try? fileManager.removeItem(at: staged)
-            if !done { try? fileManager.removeItem(at: assetsURL) }
+            if !done, let assetsURL { try? fileManager.removeItem(at: assetsURL) }
         }
-        try fileManager.createDirectory(at: assetsURL, withIntermediateDirectories: false)
-        try PNGCodec.encode(sheet.image).write(to: assetsURL.appendingPathComponent(sheetFile))
-        var names: [String] = []
+        var files = [(sheetFile, try PNGCodec.encode(sheet.image))]
         for (number, (tile, png)) in zip(sheet.tiles, sheet.pointImages).enumerated() {
             let s = tile.snapshot
-            let name = "\(number + 1)-\(s.pixels.width)x\(s.pixels.height)-\(s.orientation.rawValue)-\(s.appearance.rawValue).png"
-            try png.write(to: assetsURL.appendingPathComponent(name))
-            names.append(name)
+            files.append(("\(number + 1)-\(s.pixels.width)x\(s.pixels.height)-\(s.orientation.rawValue)-\(s.appearance.rawValue).png", png))
         }
-        let link = assets.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? assets
-        try Data(html(sheet, assets: link, images: names).utf8).write(to: staged)
+        let source: (String) -> String
+        if let assets, let assetsURL {
+            try fileManager.createDirectory(at: assetsURL, withIntermediateDirectories: false)
+            for (name, data) in files { try data.write(to: assetsURL.appendingPathComponent(name)) }
+            let link = assets.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? assets
+            source = { "\(link)/\($0)" }
+        } else {
+            let bytes = files.reduce(0) { $0 + ($1.1.count + 2) / 3 * 4 }
+            guard bytes <= inlineLimit else { throw PreviewPageError.tooLargeToInline(bytes: bytes, limit: inlineLimit) }
+            let encoded = Dictionary(uniqueKeysWithValues: files.map { ($0.0, "data:image/png;base64," + $0.1.base64EncodedString()) })
+            source = { encoded[$0] ?? $0 }
+        }
+        try Data(html(sheet, source: source, images: files.dropFirst().map(\.0)).utf8).write(to: staged)
         try replace(page, with: staged)
         done = true
         // The folders of earlier writings of this page (exactly the name pattern; anything else stays).
@@ -87,7 +100,7 @@ public enum PreviewPage {
     }
 
     /// The page's HTML: facts, legend, sheet, then one figure per snapshot.
-    static func html(_ sheet: ContactSheet.Sheet, assets: String, images: [String]) -> String {
+    static func html(_ sheet: ContactSheet.Sheet, source: (String) -> String, images: [String]) -> String {
         let manifest = sheet.manifest
         var facts: [(String, String)] = [("app", manifest.app.bundleID), versionFact(manifest)]
         if let marker = manifest.app.marker { facts.append(("marker light / dark", "\(marker.light) / \(marker.dark), \(marker.size) px")) }
@@ -115,7 +128,7 @@ public enum PreviewPage {
             let size = s.orientedPoints
             // Shown at half a CSS pixel per point: the image holds one pixel per point, crisp on a 2x screen.
             figures += """
-                <figure><img src="\(escape(assets))/\(escape(image))" width="\(size.width / 2)" height="\(size.height / 2)" alt="\(escape("\(tile.campaign) \(s.pixels.width)x\(s.pixels.height) \(s.orientation.rawValue) \(s.appearance.rawValue)"))">
+                <figure><img src="\(escape(source(image)))" width="\(size.width / 2)" height="\(size.height / 2)" alt="\(escape("\(tile.campaign) \(s.pixels.width)x\(s.pixels.height) \(s.orientation.rawValue) \(s.appearance.rawValue)"))">
                 <figcaption><b>\(escape(s.devices.joined(separator: ", ")))</b><br>\(escape(tile.campaign)): \(s.pixels.width)x\(s.pixels.height) px (\(s.points.width)x\(s.points.height) pt @\(s.scale)x), \(s.orientation.rawValue), \(s.appearance.rawValue)<br><code>\(escape(String(s.object.prefix(12))))</code> \(s.bytes) bytes</figcaption></figure>
 
                 """
@@ -140,7 +153,7 @@ public enum PreviewPage {
             \(campaigns)</table>
             <p>\(escape(SignOffOverlay.legend)).</p>
             <h2>Contact sheet</h2>
-            <img class="sheet" src="\(escape(assets))/\(sheetFile)" width="\(sheet.image.width)" height="\(sheet.image.height)" alt="contact sheet">
+            <img class="sheet" src="\(escape(source(sheetFile)))" width="\(sheet.image.width)" height="\(sheet.image.height)" alt="contact sheet">
             <h2>Every snapshot</h2>
             \(figures)</body></html>
 
@@ -172,10 +185,15 @@ private extension String {
 public enum PreviewPageError: Error, Equatable, CustomStringConvertible {
     /// The sheet was drawn without the per-snapshot images a page shows.
     case noPointImages
+    /// The single-file page would be larger than mail services take.
+    case tooLargeToInline(bytes: Int, limit: Int)
 
     public var description: String {
         switch self {
         case .noPointImages: return "the sheet was drawn without per-snapshot images; draw it with pointImages for a page"
+        case .tooLargeToInline(let bytes, let limit):
+            return
+                "its images would make a single-file page of \(bytes) bytes, more than the \(limit) a mail service takes; write the page and its image folder (without --inline), or one device (--device)"
         }
     }
 }

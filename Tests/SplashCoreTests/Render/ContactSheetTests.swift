@@ -28,10 +28,12 @@ import Testing
             #expect(abs(Double(tile.height) - Double(tile.snapshot.pixels.height) * ContactSheet.scale) <= 0.5)
             #expect(tile.x + tile.width <= sheet.image.width && tile.y + tile.height <= sheet.image.height)
         }
-        // Light and dark in separate rows: every light tile sits above every dark one.
-        let lightBottom = try #require(tiles.filter { $0.snapshot.appearance == .light }.map { $0.y + $0.height }.max())
-        let darkTop = try #require(tiles.filter { $0.snapshot.appearance == .dark }.map(\.y).min())
-        #expect(lightBottom < darkTop)
+        // Light and dark side by side (issue 28, A7): each screen's dark tile on its light tile's row, right after it.
+        for light in tiles where light.snapshot.appearance == .light {
+            let dark = try #require(
+                tiles.first { $0.snapshot.appearance == .dark && $0.snapshot.pixels == light.snapshot.pixels && $0.snapshot.orientation == light.snapshot.orientation })
+            #expect(dark.y == light.y && dark.x > light.x, "\(light.snapshot.pixels)")
+        }
         // Tiles do not overlap.
         for (i, a) in tiles.enumerated() {
             for b in tiles[(i + 1)...] {
@@ -99,6 +101,10 @@ import Testing
             #expect(tile.snapshot.devices.contains("iPhone 15"))
             #expect([tile.width, tile.height].sorted() == [1179, 2556])
         }
+        // A grid, under what image tools open (issue 28, A7: it was 2620x16098): orientations in rows,
+        // light and dark side by side.
+        #expect(sheet.scale == 1 && max(sheet.image.width, sheet.image.height) < 16384, "\(sheet.image.width)x\(sheet.image.height)")
+        #expect(Set(sheet.tiles.map(\.y)).count == 2)
     }
 
     @Test func aDeviceTheBundleLacksIsNamedWithSuggestions() throws {

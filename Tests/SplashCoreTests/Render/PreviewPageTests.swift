@@ -113,6 +113,26 @@ import Testing
         }
     }
 
+    /// `inline`: one file a designer can mail, every image inside it and no folder beside it; too
+    /// large a page is refused by name, nothing written (issue 28, A3).
+    @Test func anInlinePageIsOneFileWithItsImagesInside() throws {
+        let folder = temporaryFolder()
+        let page = folder.appendingPathComponent("index.html")
+        let bundle = try plainBundle(device: "iPhone 15", light: "#3366CC", dark: "#CC6633", orientations: "[portrait]")
+        let sheet = try ContactSheet.render(
+            try BundleFiles(bundle), font: try TextRenderer.standard(), catalogue: try DeviceCatalogue.bundled(),
+            options: ContactSheet.Options(pointImages: true))
+        try PreviewPage.write(sheet, to: page, inline: true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["index.html"])
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.components(separatedBy: "src=\"data:image/png;base64,").count == sheet.tiles.count + 2, "the sheet and every snapshot")
+        var big = sheet
+        big.pointImages = sheet.pointImages.map { _ in Data(count: PreviewPage.inlineLimit / 2) }
+        let other = folder.appendingPathComponent("big.html")
+        #expect(throws: PreviewPageError.self) { try PreviewPage.write(big, to: other, inline: true) }
+        #expect(!FileManager.default.fileExists(atPath: other.path))
+    }
+
     /// The header's "app versions" never contradicts a campaign's row (issue 28, A4): a bundle for
     /// all versions whose campaign starts at 5.0 says so.
     @Test func theHeadersVersionsSayWhenACampaignNarrowsThem() throws {
