@@ -31,7 +31,9 @@ import Testing
         // Light and dark side by side (issue 28, A7): each screen's dark tile on its light tile's row, right after it.
         for light in tiles where light.snapshot.appearance == .light {
             let dark = try #require(
-                tiles.first { $0.snapshot.appearance == .dark && $0.snapshot.pixels == light.snapshot.pixels && $0.snapshot.orientation == light.snapshot.orientation })
+                tiles.first {
+                    $0.snapshot.appearance == .dark && $0.snapshot.pixels == light.snapshot.pixels && $0.snapshot.orientation == light.snapshot.orientation
+                })
             #expect(dark.y == light.y && dark.x > light.x, "\(light.snapshot.pixels)")
         }
         // Tiles do not overlap.
