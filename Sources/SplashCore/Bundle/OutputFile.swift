@@ -12,7 +12,7 @@ import Darwin
 /// did not make. A file output (``check(_:example:inputs:)``) is a new path or a regular file,
 /// written through a temporary sibling renamed over it: a folder, a device node, a pipe, a socket or
 /// a symbolic link there is refused by name and left as it is (`-o /dev/null` as root must never
-/// replace the system's device with a PNG). A folder output (``checkFolder(_:inputs:isOwn:)``) is a
+/// replace the system's device with a PNG). A folder output (``checkFolder(_:inputs:what:isOwn:)``) is a
 /// new path, an empty folder, or a folder the command itself made, as its contents show.
 public enum OutputFile {
     /// Why an output path is refused.
