@@ -16,6 +16,9 @@ public enum ApplierError: Error, Equatable, CustomStringConvertible {
     case io(String, String)
     /// A number the applier was given cannot be used (``SnapshotApplier/lockTimeout``).
     case badParameter(String, String)
+    /// The task awaiting the run was cancelled before the run changed anything: the container is as
+    /// it was. (A run that has begun to change the cache finishes instead.)
+    case cancelled
 
     public var description: String {
         switch self {
@@ -25,6 +28,7 @@ public enum ApplierError: Error, Equatable, CustomStringConvertible {
         case .busy(let wait): return "another applier is working on this container (waited \(wait.formatted()) s)"
         case .io(let path, let reason): return "\(path): \(reason)"
         case .badParameter(let name, let reason): return "\(name) \(reason)"
+        case .cancelled: return "cancelled before it changed anything; the container is as it was"
         }
     }
 }

@@ -149,11 +149,16 @@ struct POSIXFileSystem: ApplierFileSystem {
 final class ApplierLock: @unchecked Sendable {  // its descriptor never changes
     private let fd: Int32
 
-    init(at url: URL, in files: POSIXFileSystem, timeout: TimeInterval) throws(ApplierError) {
+    /// `cancelled` is asked while it waits: a cancelled wait ends at once with ``ApplierError/cancelled``.
+    init(at url: URL, in files: POSIXFileSystem, timeout: TimeInterval, cancelled: () -> Bool = { false }) throws(ApplierError) {
         fd = try files.inParent(of: url) { parent, name in POSIXFileSystem.retrying { openat(parent, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) } }
         guard fd >= 0 else { throw .io(url.path, POSIXFileSystem.errnoText()) }
         let deadline = DispatchTime.now() + max(0, timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if cancelled() {
+                close(fd)
+                throw .cancelled
+            }
             guard errno == EWOULDBLOCK || errno == EINTR, DispatchTime.now() < deadline else {
                 close(fd)
                 throw .busy(seconds: timeout)

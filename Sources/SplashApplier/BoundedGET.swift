@@ -66,15 +66,24 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // The server may not take longer than `timeout` in all: a deadline of our own, since a body that
         // trickles in never lets an idle timeout fire. It is cancelled when the request ends, and holds
         // nothing of the body meanwhile.
-        return await withCheckedContinuation { continuation in
-            getter.state.withLock { $0.continuation = continuation }
-            let task = session.dataTask(with: request)
-            let deadline = DispatchWorkItem { [weak getter, weak task] in
-                getter?.fail(.timedOut(url.absoluteString, timeout), cancelling: task)
+        let task = session.dataTask(with: request)
+        // A cancelled caller cancels the transfer at once: the caller hears `.cancelled`.
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                getter.state.withLock { $0.continuation = continuation }
+                if Task.isCancelled {
+                    getter.fail(.cancelled(url.absoluteString), cancelling: task)
+                    return
+                }
+                let deadline = DispatchWorkItem { [weak getter, weak task] in
+                    getter?.fail(.timedOut(url.absoluteString, timeout), cancelling: task)
+                }
+                getter.state.withLock { $0.deadline = deadline }
+                task.resume()
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
             }
-            getter.state.withLock { $0.deadline = deadline }
-            task.resume()
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
+        } onCancel: { [weak getter, weak task] in
+            getter?.fail(.cancelled(url.absoluteString), cancelling: task)
         }
     }
 

@@ -84,12 +84,25 @@ public struct BundleFetcher: Sendable {
     public var slicePath: String { "screens/\(min(screen.width, screen.height))x\(max(screen.width, screen.height)).json" }
 
     /// Fetches and installs what is new, off the caller's thread.
+    /// Cancelling the task that awaits it ends it promptly: a transfer under way is cancelled, a wait
+    /// between tries cut short, and nothing is installed (``FetchError/cancelled``); once the
+    /// install has begun it finishes.
     public func fetch() async throws(FetchError) -> FetchReport {
         let fetcher = self
-        let result = await Task.detached(priority: .utility) { () -> Result<FetchReport, FetchError> in
+        let work = Task.detached(priority: .utility) { () -> Result<FetchReport, FetchError> in
             do throws(FetchError) { return .success(try await fetcher.run()) } catch { return .failure(error) }
-        }.value
+        }
+        let result = await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
         return try result.get()
+    }
+
+    /// Throws ``FetchError/cancelled`` when the fetch's task was cancelled.
+    private func checkCancelled() throws(FetchError) {
+        if Task.isCancelled { throw .cancelled(folder.path) }
     }
 
     private func run() async throws(FetchError) -> FetchReport {
@@ -136,6 +149,7 @@ public struct BundleFetcher: Sendable {
         // Revalidated only when it is this app's slice for this screen and these appearances.
         let current = held.flatMap { $0.fetchedFor == fetchedFor && (bundleID == nil || $0.manifest.app.bundleID == bundleID) ? $0 : nil }
 
+        try checkCancelled()
         let (body, etag, signatureText) = try await slice(revalidating: current, report: &report)
         let manifest: Manifest
         do { manifest = try Manifest.decode(from: body) } catch {
@@ -180,6 +194,7 @@ public struct BundleFetcher: Sendable {
         try makeFolder(stagedObjects)
         try refuseLink(stagedObjects)
         for (name, snapshot) in needed.sorted(by: { $0.key < $1.key }) {
+            try checkCancelled()
             let target = stagedObjects.appendingPathComponent(name)
             if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes, within: contained)) == nil {
                 report.objectsKept += 1
@@ -216,6 +231,8 @@ public struct BundleFetcher: Sendable {
         try await writeFile(Data((etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
         try await writeFile(Data(fetchedFor.utf8), to: staging.appendingPathComponent("fetched-for"))
         try await writeFile(body, to: staging.appendingPathComponent("manifest.json"))
+        // The last point a cancellation stops it: from the install on, it finishes.
+        try checkCancelled()
         try await BlockingWork.run { () throws(FetchError) in try fetcher.install() }
         // After the install: a failed one must not make its own serial look replayed. A kill in between
         // leaves the installed bundle's serial, which counts too.
@@ -343,10 +360,11 @@ public struct BundleFetcher: Sendable {
             if attempt > 1 {
                 // A wait that would end past the deadline is not started: the last failure stands.
                 guard wait < secondsLeft else { throw last }
-                try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+                do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch { throw .cancelled(folder.path) }
                 wait = Self.wait(after: wait)
                 report.retries += 1
             }
+            try checkCancelled()
             let allowed = min(timeout, secondsLeft)
             guard allowed > 0 else { throw .timedOut(url(path).absoluteString, deadline) }
             report.requests += 1
@@ -358,6 +376,8 @@ public struct BundleFetcher: Sendable {
                 return response
             case .failure(let error) where error.isTransient:
                 last = error
+            case .failure(.cancelled):
+                throw .cancelled(folder.path)
             case .failure(let error):
                 throw error
             }
@@ -450,6 +470,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case badParameter(String, String)
     /// Another fetch into the same folder held it for longer than the timeout.
     case busy(String)
+    /// The task awaiting the fetch was cancelled before the install: the installed bundle is as it
+    /// was (objects already verified stay staged for the next fetch).
+    case cancelled(String)
 
     /// Whether trying again may help.
     var isTransient: Bool {
@@ -468,6 +491,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLarge(let url, let limit): return "\(url): more than the \(limit) bytes allowed"
         case .badBundle(let problem): return "bad bundle: \(problem)"
         case .badObject(let name, let detail): return "object \(name): \(detail)"
+        case .cancelled(let folder): return "\(folder): the fetch was cancelled before it installed anything; the installed bundle is as it was"
         case .replayed(let serial, let held): return "the server offers serial \(serial) but serial \(held) is installed: an older manifest replayed, refused"
         case .badParameter(let name, let reason): return "\(name) \(reason)"
         case .notPublished: return "the manifest was not written by splashgen publish (no serial or no deflated sizes)"

@@ -66,10 +66,34 @@ public struct SnapshotApplier: Sendable {
     public func apply() throws(ApplierError) -> ApplyReport { try run(.apply) }
 
     /// ``apply()`` off the caller's thread, for an app's launch path: on a queue of its own, since
-    /// it flushes files and may wait for the lock.
-    public func apply() async throws(ApplierError) -> ApplyReport {
+    /// it flushes files and may wait for the lock. Cancelling the task that awaits it, before the run
+    /// has changed anything (it is still starting, or waiting for another applier's lock), ends it
+    /// with ``ApplierError/cancelled`` and the container as it was; a run that has begun changing the
+    /// cache finishes, since it is journaled to end whole.
+    public func apply() async throws(ApplierError) -> ApplyReport { try await runCancellable(.apply) }
+
+    /// ``restore(fromBackups:)`` off the caller's thread, cancellable as ``apply()`` is.
+    public func restore(fromBackups: Bool = false) async throws(ApplierError) -> ApplyReport {
+        try await runCancellable(fromBackups ? .restoreFromBackups : .restore)
+    }
+
+    /// ``status()`` off the caller's thread, cancellable as ``apply()`` is.
+    public func status() async throws(ApplierError) -> ApplyReport { try await runCancellable(.status) }
+
+    /// One run on the blocking-work queue, told when the awaiting task is cancelled.
+    private func runCancellable(_ mode: Mode) async throws(ApplierError) -> ApplyReport {
         let applier = self
-        return try await BlockingWork.run { () throws(ApplierError) in try applier.run(.apply) }
+        let cancelled = Locked(false)
+        let result = await withTaskCancellationHandler {
+            await BlockingWork.run { () -> Result<ApplyReport, ApplierError> in
+                do throws(ApplierError) { return .success(try applier.run(mode, cancelled: { cancelled.withLock { $0 } })) } catch {
+                    return .failure(error)
+                }
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+        return try result.get()
     }
 
     /// Puts every original back, byte for byte. `fromBackups` ignores the state file and rebuilds
@@ -85,7 +109,10 @@ public struct SnapshotApplier: Sendable {
 
     /// One run: locate, lock, survey; the no-op shortcut; then records, plan, and (unless `status`)
     /// the journaled execution.
-    private func run(_ mode: Mode) throws(ApplierError) -> ApplyReport {
+    private func run(_ mode: Mode, cancelled: () -> Bool = { false }) throws(ApplierError) -> ApplyReport {
+        // A cancelled run stops before it writes anything, or while it waits for the lock; once it
+        // holds the lock it finishes.
+        if cancelled() { throw .cancelled }
         guard lockTimeout.isFinite, (0...Self.longestLockWait).contains(lockTimeout) else {
             throw .badParameter("lockTimeout", "must be a number of seconds from 0 to \(Int(Self.longestLockWait)); found \(lockTimeout)")
         }
@@ -104,7 +131,8 @@ public struct SnapshotApplier: Sendable {
             try paths.checkNoLinks(ApplierPaths.support)
             try files.makeFolder(paths.url(ApplierPaths.support))
             Self.excludeFromBackup(paths.url(ApplierPaths.support))
-            lock = try ApplierLock(at: paths.url(ApplierPaths.support + "/lock"), in: POSIXFileSystem(root: container), timeout: lockTimeout)
+            lock = try ApplierLock(
+                at: paths.url(ApplierPaths.support + "/lock"), in: POSIXFileSystem(root: container), timeout: lockTimeout, cancelled: cancelled)
         }
         defer { withExtendedLifetime(lock) {} }
 

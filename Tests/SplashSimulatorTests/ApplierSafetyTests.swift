@@ -116,7 +116,7 @@ import Testing
         let reports = try await [first, second]
         #expect(reports.filter { $0.files.contains { $0.action == .replaced } }.count == 1, "one did the work, the other found it done")
         try checkInvariant(sim, originals: originals, bundle: bundle, "concurrent")
-        _ = try applier(sim, bundle: bundle, now: during).restore()
+        _ = try await applier(sim, bundle: bundle, now: during).restore()
         #expect(try sim.cachedFiles() == originals)
     }
 

@@ -241,13 +241,7 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
     /// a mix or a torn file), and the next fetch installs the new one.
     @Test func aKillAtEveryFetcherOperationLeavesAWholeBundleAndTheNextFetchInstallsTheNewOne() async throws {
         let server = try NginxServer()
-        let tree = server.root.appendingPathComponent("season")
-        try Season15.publish(Season15.full, to: tree)
-        let prepared = temporaryFolder("downloads")
-        _ = try await Season15.fetcher(server, "season", into: prepared).fetch()
-        let before = Season15.files(prepared.appendingPathComponent("bundle"))
-        // Double 11 turned grey: new objects to download, write and install.
-        try Season15.publish(Season15.greySale, to: tree)
+        let (prepared, before) = try await Season15.installedThenGreySale(server)
         func copy() throws -> URL {
             let folder = temporaryFolder("downloads-cut").appendingPathComponent("d")
             try FileManager.default.copyItem(at: prepared, to: folder)

@@ -90,6 +90,19 @@ enum Season15 {
         return fetcher
     }
 
+    /// A phone that installed the full season from `server`'s `season/` into a downloads folder,
+    /// and the tree since republished with Double 11 turned grey (new objects to download, write and
+    /// install): the folder and its installed bundle's files.
+    static func installedThenGreySale(_ server: NginxServer) async throws -> (folder: URL, installed: [String: Data]) {
+        let tree = server.root.appendingPathComponent("season")
+        try publish(full, to: tree)
+        let folder = temporaryFolder("downloads")
+        _ = try await fetcher(server, "season", into: folder).fetch()
+        let installed = files(folder.appendingPathComponent("bundle"))
+        try publish(greySale, to: tree)
+        return (folder, installed)
+    }
+
     /// name → bytes of every file below `folder`.
     static func files(_ folder: URL) -> [String: Data] {
         var files: [String: Data] = [:]
@@ -210,7 +223,7 @@ final class Flag: @unchecked Sendable {
         #expect(pulled.appReport?.campaign == "default")
         #expect(Set(try sim.cachedFiles().values.map { sha256Hex($0) }).isSubset(of: shown(by: "default")))
         let model = try sim.model()
-        _ = try SnapshotApplier(
+        _ = try await SnapshotApplier(
             container: sim.container, bundle: fetcher.installed, appVersion: model.version, appBuild: model.build,
             osVersion: OSVersion(major: 17), decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles
         ).restore()
