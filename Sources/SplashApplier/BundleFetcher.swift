@@ -193,17 +193,20 @@ public struct BundleFetcher: Sendable {
         let stagedObjects = staging.appendingPathComponent("objects")
         try makeFolder(stagedObjects)
         try refuseLink(stagedObjects)
+        // The reads, hashes and decodes run on the library's own queue, never the cooperative pool;
+        // only the downloads are awaited here.
+        let contained = contained
         for (name, snapshot) in needed.sorted(by: { $0.key < $1.key }) {
             try checkCancelled()
             let target = stagedObjects.appendingPathComponent(name)
-            if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes, within: contained)) == nil {
-                report.objectsKept += 1
-                continue
+            let installedObject = installedObjects.appendingPathComponent(name)
+            let kept = await BlockingWork.run { () -> (staged: Bool, installed: Data?) in
+                if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes, within: contained)) == nil { return (true, nil) }
+                let data = readBounded(installedObject, limit: snapshot.bytes, within: contained)
+                return (false, data.flatMap { SnapshotBundle.check(snapshot, data: $0) == nil ? $0 : nil })
             }
-            if let data = readBounded(installedObjects.appendingPathComponent(name), limit: snapshot.bytes, within: contained),
-                SnapshotBundle.check(snapshot, data: data) == nil
-            {
-                try await writeFile(data, to: target)
+            if kept.staged || kept.installed != nil {
+                if let data = kept.installed { try await writeFile(data, to: target) }
                 report.objectsKept += 1
                 continue
             }
@@ -214,9 +217,13 @@ public struct BundleFetcher: Sendable {
             guard response.body.count == deflated else {
                 throw .badObject(name, "\(response.body.count) bytes arrived; the manifest says \(deflated)")
             }
-            let data: Data
-            do { data = try Deflate.inflate(response.body, expectedSize: snapshot.bytes) } catch { throw .badObject(name, error.description) }
-            if let problem = SnapshotBundle.check(snapshot, data: data) { throw .badBundle(problem) }
+            let body = response.body
+            let data = try await BlockingWork.run { () throws(FetchError) -> Data in
+                let data: Data
+                do throws(DeflateError) { data = try Deflate.inflate(body, expectedSize: snapshot.bytes) } catch { throw .badObject(name, error.description) }
+                if let problem = SnapshotBundle.check(snapshot, data: data) { throw .badBundle(problem) }
+                return data
+            }
             try await writeFile(data, to: target)
             report.objectsDownloaded += 1
         }
