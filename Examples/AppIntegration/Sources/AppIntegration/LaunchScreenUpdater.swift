@@ -16,7 +16,8 @@ import UIKit
 /// 2. `application(_:didFinishLaunchingWithOptions:)` in the app delegate calls ``register()``
 ///    (BGTaskScheduler wants every task registered before that method returns), then
 ///    `Task { await LaunchScreenUpdater.update() }`.
-/// 3. Nothing else: each update asks for the next refresh at the time the schedule next changes.
+/// 3. Nothing else: each update, whatever its outcome, asks for the next refresh when the schedule
+///    next changes, and at least daily.
 public enum LaunchScreenUpdater {
     /// The public key from `splashgen keygen -o KEY`: the text of KEY.pub ("ed25519-public …").
     static let publicKey = "PASTE-THE-TEXT-OF-KEY.pub"
@@ -93,10 +94,11 @@ public enum LaunchScreenUpdater {
         do {
             let report = try await applier.apply()
             for problem in report.problems { print("splashgen: \(problem.code.rawValue): \(problem)") }
-            if let next = report.nextChange { scheduleRefresh(at: next) }
+            scheduleRefresh(at: report.nextChange ?? .distantFuture)
             return report
         } catch {
             print("splashgen: \(error)")  // nothing was changed that could not be finished safely
+            scheduleRefresh(at: .distantFuture)
             return nil
         }
     }
@@ -136,8 +138,9 @@ public enum LaunchScreenUpdater {
     }
     #endif
 
-    /// Asks the system to wake the app when the schedule next changes (and at least daily, so a
-    /// campaign pulled from the season is taken down).
+    /// Asks the system to wake the app when the schedule next changes, and at least daily (also
+    /// when nothing is scheduled, or this update failed): a campaign pulled from the season is taken
+    /// down, and a new season is found.
     static func scheduleRefresh(at date: Date) {
         #if canImport(BackgroundTasks) && os(iOS)
         let request = BGAppRefreshTaskRequest(identifier: refreshTask)
