@@ -49,9 +49,10 @@ public enum ScheduleTime {
         return TimeZone(secondsFromGMT: (offset.hasPrefix("-") ? -1 : 1) * (hours * 3600 + minutes * 60))
     }
 
-    /// `date` as ISO 8601 in `timeZone`: `2026-11-10T20:00:00+08:00`, or `…Z` in UTC.
-    public static func format(_ date: Date, in timeZone: TimeZone) -> String {
-        var style = Date.ISO8601FormatStyle(timeZone: timeZone)
+    /// `date` as ISO 8601 in `timeZone`: `2026-11-10T20:00:00+08:00`, or `…Z` in UTC (nil: UTC, the
+    /// style's own default, so no time zone is made, and none can fail to be).
+    public static func format(_ date: Date, in timeZone: TimeZone?) -> String {
+        var style = timeZone.map { Date.ISO8601FormatStyle(timeZone: $0) } ?? Date.ISO8601FormatStyle()
         style = style.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .colon)
         return date.formatted(style)
     }
@@ -59,9 +60,8 @@ public enum ScheduleTime {
     /// `date` as a campaign's author wrote its times, in `timeZone` (its schedule's offset), with UTC
     /// beside it when that is another: `2026-11-10T20:00:00+08:00 (12:00:00Z)`, or just the UTC time.
     public static func written(_ date: Date, in timeZone: TimeZone?) -> String {
-        let utc = TimeZone(secondsFromGMT: 0)!
-        guard let timeZone, timeZone.secondsFromGMT(for: date) != 0 else { return format(date, in: utc) }
-        let inUTC = format(date, in: utc)
+        let inUTC = format(date, in: nil)
+        guard let timeZone, timeZone.secondsFromGMT(for: date) != 0 else { return inUTC }
         let local = format(date, in: timeZone)
         // The UTC time alone when the date is the same, the whole UTC stamp when it is not.
         let utcPart = inUTC.prefix(10) == local.prefix(10) ? String(inUTC.dropFirst(11)) : inUTC
