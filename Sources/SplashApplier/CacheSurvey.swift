@@ -165,14 +165,7 @@ struct CacheSurvey {
     ) -> String? {
         guard let manifest else { return nil }
         if objects.contains(hash) { return manifest.campaigns.first { $0.snapshots.contains { $0.object == hash } }?.id }
-        guard let size = try? SnapshotHeader.pixelSize(of: data) else { return nil }
-        let recorded = Manifest.Size(width: size.width, height: size.height)
-        for campaign in manifest.campaigns where campaign.ownScreen != true {
-            for snapshot in campaign.snapshots where snapshot.pixels.isScreen(ofRecorded: recorded) {
-                if let bytes = object(snapshot), ReplacementFraming.file(data, carriesPictureOf: bytes) { return campaign.id }
-            }
-        }
-        return nil
+        return ReplacementFraming.campaign(whosePicture: data, in: manifest, object: object) { campaign, _ in campaign.ownScreen != true }
     }
 
     /// The outcome of ``rekey(key:manifest:classifier:fromBackupsOnly:object:)``.

@@ -117,6 +117,23 @@ public enum ReplacementFraming: Equatable, Sendable {
         return a == b
     }
 
+    /// The first campaign of `manifest`, in its order, with a snapshot that `include` admits whose
+    /// picture `data` carries (``file(_:carriesPictureOf:)``). Only snapshots of the file's screen
+    /// (its header's size, or one pixel less) are looked at; `object` gives a snapshot's object bytes.
+    public static func campaign(
+        whosePicture data: Data, in manifest: Manifest, object: (Manifest.Snapshot) -> Data?,
+        where include: (Manifest.Campaign, Manifest.Snapshot) -> Bool = { _, _ in true }
+    ) -> String? {
+        guard let size = try? SnapshotHeader.pixelSize(of: data) else { return nil }
+        let recorded = Manifest.Size(width: size.width, height: size.height)
+        for campaign in manifest.campaigns {
+            for snapshot in campaign.snapshots where snapshot.pixels.isScreen(ofRecorded: recorded) && include(campaign, snapshot) {
+                if let bytes = object(snapshot), file(data, carriesPictureOf: bytes) { return campaign.id }
+            }
+        }
+        return nil
+    }
+
     /// An object's ASTC 4×4 picture, as the LZFSE stream it carries or its raw blocks, each made
     /// from the other only when a framing needs it.
     private struct Picture {

@@ -239,21 +239,12 @@ public struct SandboxSimulator {
             return model.blackRender ? "the OS's black render of the app's launch screen" : "the OS's render of the app's launch screen"
         }
         if let bundle, let json = try? Data(contentsOf: bundle.appendingPathComponent("manifest.json")),
-            let manifest = try? Manifest.decode(from: json), let size = try? SnapshotHeader.pixelSize(of: data)
+            let manifest = try? Manifest.decode(from: json),
+            let campaign = ReplacementFraming.campaign(
+                whosePicture: data, in: manifest, object: { try? Data(contentsOf: bundle.appendingPathComponent("objects/" + $0.object)) },
+                where: { _, snapshot in snapshot.orientation == variant.orientation && snapshot.appearance == variant.appearance })
         {
-            let recorded = Manifest.Size(width: size.width, height: size.height)
-            for campaign in manifest.campaigns {
-                for snapshot in campaign.snapshots
-                where snapshot.orientation == variant.orientation && snapshot.appearance == variant.appearance
-                    && snapshot.pixels.isScreen(ofRecorded: recorded)
-                {
-                    if let object = try? Data(contentsOf: bundle.appendingPathComponent("objects/" + snapshot.object)),
-                        ReplacementFraming.file(data, carriesPictureOf: object)
-                    {
-                        return "\(campaign.id)'s snapshot"
-                    }
-                }
-            }
+            return "\(campaign)'s snapshot"
         }
         return "neither the OS's render nor a snapshot of the app's bundle"
     }
