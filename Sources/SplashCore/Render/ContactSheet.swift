@@ -136,8 +136,11 @@ public enum ContactSheet {
                 }
                 // A screen's light and dark tiles stay on one row: the row may be as wide as the widest pair.
                 let cells = snapshots.map { cellWidth($0, scale: scale, font: font) }
-                let pairs = Dictionary(grouping: zip(snapshots, cells), by: { "\($0.0.orientation)\($0.0.pixels.width)x\($0.0.pixels.height)" })
-                let rowLimit = max(maxWidth, (pairs.values.map { $0.map(\.1).reduce(0, +) + gap * ($0.count - 1) }.max() ?? 0) + margin * 2)
+                // Each screen's light and dark cells with the gap between them, by orientation and size.
+                func screen(_ snapshot: Manifest.Snapshot) -> String { "\(snapshot.orientation)\(snapshot.pixels.width)x\(snapshot.pixels.height)" }
+                let pairWidths = Dictionary(grouping: zip(snapshots, cells), by: { screen($0.0) })
+                    .mapValues { $0.map(\.1).reduce(0, +) + gap * ($0.count - 1) }
+                let rowLimit = max(maxWidth, (pairWidths.values.max() ?? 0) + margin * 2)
                 var x = margin, rowHeight = 0
                 var orientation = snapshots[0].orientation
                 for (index, snapshot) in snapshots.enumerated() {
@@ -145,10 +148,7 @@ public enum ContactSheet {
                     let cell = cells[index]
                     let label = labels(snapshot) + wrap(snapshot.devices, width: cell, font: font)
                     // A new row for the other orientation, or when this screen's pair no longer fits.
-                    let pairWidth =
-                        snapshot.appearance == .light
-                        ? (pairs["\(snapshot.orientation)\(snapshot.pixels.width)x\(snapshot.pixels.height)"]?
-                            .map(\.1).reduce(0) { $0 + $1 + gap } ?? cell + gap) - gap : cell
+                    let pairWidth = snapshot.appearance == .light ? pairWidths[screen(snapshot)] ?? cell : cell
                     if x > margin && (x + pairWidth > rowLimit - margin || snapshot.orientation != orientation) {
                         x = margin
                         y += rowHeight + gap
