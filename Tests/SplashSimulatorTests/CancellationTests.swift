@@ -19,14 +19,7 @@ import Testing
         let (folder, before) = try await Season15.installedThenGreySale(server)
 
         let fetcher = Season15.fetcher(server, "slow/season", into: folder)
-        let work = Task { () -> Result<FetchReport, FetchError> in
-            do throws(FetchError) { return .success(try await fetcher.fetch()) } catch { return .failure(error) }
-        }
-        try await Task.sleep(nanoseconds: 1_500_000_000)
-        let cancelledAt = ContinuousClock.now
-        work.cancel()
-        let outcome = await work.value
-        let took = ContinuousClock.now - cancelledAt
+        let (outcome, took) = try await Self.cancel(after: 1_500_000_000) { try await fetcher.fetch() }
         #expect(took < .seconds(2), "ended \(took) after the cancel")
         print("cancellation: a fetch cancelled mid-transfer ended \(took) after the cancel")
         #expect(throws: FetchError.cancelled(folder.path)) { try outcome.get() }
@@ -50,17 +43,12 @@ import Testing
             let whole = try Self.tree(reference.container)
 
             let applier = try Self.applier(sim, bundle: bundle, now: during)
-            let work = Task { () -> Result<ApplyReport, ApplierError> in
-                do throws(ApplierError) { return .success(try await applier.apply()) } catch { return .failure(error) }
-            }
-            if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay) * 1000) }
-            work.cancel()
-            switch await work.value {
+            switch try await Self.cancel(after: UInt64(delay) * 1000, { try await applier.apply() }).outcome {
             case .success:
                 outcomes.insert("completed")
                 #expect(try Self.tree(sim.container) == whole, "a run that was not stopped ends whole")
             case .failure(let error):
-                #expect(error == .cancelled)
+                #expect(error as? ApplierError == .cancelled, "\(error)")
                 outcomes.insert("cancelled")
                 #expect(try Self.tree(sim.container) == before, "a cancelled run changed nothing")
             }
@@ -81,17 +69,26 @@ import Testing
         let lockFile = try Self.tree(sim.container)
         var applier = try Self.applier(sim, bundle: bundle, now: date("2026-11-11T09:00:00+08:00"))
         applier.lockTimeout = 60
-        let work = Task { () -> Result<ApplyReport, ApplierError> in
-            do throws(ApplierError) { return .success(try await applier.apply()) } catch { return .failure(error) }
-        }
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let cancelledAt = ContinuousClock.now
-        work.cancel()
-        let outcome = await work.value
+        let (outcome, took) = try await Self.cancel(after: 300_000_000) { [applier] in try await applier.apply() }
         // Far less than the 60 s it would wait uncancelled; the bound leaves room for a loaded machine.
-        #expect(ContinuousClock.now - cancelledAt < .seconds(10))
+        #expect(took < .seconds(10))
         #expect(throws: ApplierError.cancelled) { try outcome.get() }
         #expect(try Self.tree(sim.container) == lockFile && lockFile.count == before.count + 1, "nothing but the other applier's lock file")
+    }
+
+    /// Runs `work` in a task of its own and cancels that task after `delay` nanoseconds (at once for
+    /// 0): what the work ended with, and how long after the cancel it ended.
+    static func cancel<T: Sendable>(
+        after delay: UInt64, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> (outcome: Result<T, any Error>, took: Duration) {
+        let task = Task { () -> Result<T, any Error> in
+            do { return .success(try await work()) } catch { return .failure(error) }
+        }
+        if delay > 0 { try await Task.sleep(nanoseconds: delay) }
+        let cancelledAt = ContinuousClock.now
+        task.cancel()
+        let outcome = await task.value
+        return (outcome, ContinuousClock.now - cancelledAt)
     }
 
     static func applier(_ sim: SandboxSimulator, bundle: URL, now: Date) throws -> SnapshotApplier {
