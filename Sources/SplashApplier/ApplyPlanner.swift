@@ -170,7 +170,7 @@ enum ApplyPlanner {
         chosen: inout [String: (snapshot: Manifest.Snapshot, framing: ReplacementFraming)], plan: inout ApplyPlan
     ) throws(ApplierError) -> String? {
         let removed = "the file is removed, so iOS renders it again from the storyboard at the next launch"
-        guard let bundle, let own = bundle.manifest.campaigns.first(where: { $0.ownScreen == true }),
+        guard let bundle, let own = bundle.manifest.ownScreenCampaign,
             let snapshot = Self.snapshot(of: record, in: own)
         else {
             plan.problems.append(

@@ -393,7 +393,7 @@ public struct SnapshotApplier: Sendable {
     /// reported. Nothing is told without such a reference, or for a file whose size or appearance
     /// the bundle's own screen lacks.
     private func tellBlackRenders(_ records: inout Records, survey: CacheSurvey, bundle: SnapshotBundle?) {
-        guard let bundle, let own = bundle.manifest.campaigns.first(where: { $0.ownScreen == true }) else { return }
+        guard let bundle, let own = bundle.manifest.ownScreenCampaign else { return }
         for (name, source) in records.backups.sorted(by: { $0.key < $1.key }) where source.path == survey.paths.folder + "/" + name {
             guard var record = records.state.files[name], let snapshot = ApplyPlanner.snapshot(of: record, in: own),
                 let reference = try? decoder.decode(bundle.verifiedObject(snapshot, width: record.width, height: record.height)),

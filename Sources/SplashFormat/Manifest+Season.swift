@@ -30,6 +30,10 @@ extension Manifest {
         return nil
     }
 
+    /// The campaign marked as the app's own screen (`own_screen`), in force or not: the reference a
+    /// black render is told by, and what goes where one would come back.
+    public var ownScreenCampaign: Campaign? { campaigns.first { $0.ownScreen == true } }
+
     /// The campaign shown at `date` to app version `version`: of those in force, the highest
     /// priority (the first listed among equals, which a build refuses when their windows overlap);
     /// nil when none is in force, and the originals are shown.
