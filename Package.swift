@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "splashgen",
             dependencies: [
-                "SplashCore", "SplashImaging", "SplashApplier", "SplashSimulator",
+                "SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,16 +58,24 @@ let package = Package(
         .target(
             name: "SplashCore",
             dependencies: [
-                "SplashFormat", "SplashImaging",
+                "SplashFormat", "SplashFormatWriting", "SplashImaging",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             resources: [.copy("Resources/devices.json")]
         ),
-        /** The bytes both halves share: manifest, KTX / ATX / PNG headers, LZFSE, signatures, bundle checks. */
+        /** What an app reads of the bytes both halves share: manifest, KTX / ATX / PNG headers, the LZFSE decoder, signature checks, bounded link-safe reads. Its public names are only those SplashApplier's API shows; the rest is `package`. */
         .target(
             name: "SplashFormat",
             dependencies: [
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
+            ] + formatLibraries
+        ),
+        /** What only the generator writes: signing keys and signatures, DEFLATE for publication. In no product an app links. */
+        .target(
+            name: "SplashFormatWriting",
+            dependencies: [
+                "SplashFormat",
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
             ] + formatLibraries
         ),
@@ -86,20 +94,20 @@ let package = Package(
             name: "SplashSimulator", dependencies: ["SplashApplier", "SplashFormat"] + imagingLibraries,
             resources: [.copy("Resources/screens.json"), .copy("Resources/launch-screen")]),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
-        .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashImaging", "SplashApplier", "SplashSimulator"]),
+        .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashSimulator"]),
         /** What every test target shares (scratch folders). */
         .target(name: "SplashTestSupport", path: "Tests/SplashTestSupport"),
-        .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat", "SplashTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier", "SplashTestSupport"]),
+        .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat", "SplashFormatWriting", "SplashTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier", "SplashFormatWriting", "SplashTestSupport"]),
         .testTarget(
-            name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashImaging", "SplashApplier", "SplashTestSupport"], exclude: ["Fixtures"]),
+            name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SplashCoreTests",
-            dependencies: ["SplashCore", "SplashImaging", "SplashFormat", "SplashTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["SplashCore", "SplashImaging", "SplashFormat", "SplashFormatWriting", "SplashTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashImaging", "SplashFormat", "SplashSimulator", "SplashTestSupport"], exclude: ["Goldens"]),
+            name: "splashgenTests", dependencies: ["splashgen", "SplashCore", "SplashImaging", "SplashFormat", "SplashFormatWriting", "SplashSimulator", "SplashTestSupport"], exclude: ["Goldens"]),
     ] + cTargets,
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,8 @@
 # iOS SDK stubs (headers and .swiftinterface files, e.g. iPhoneOS16.5.sdk from github.com/theos/sdks):
 #
 #   SplashFormat    Sources/SplashFormat (every .swift, LZFSE/ included)
+#   SplashFormatWriting  Sources/SplashFormatWriting: the generator's keys, signing and DEFLATE
+#                   (CryptoKit and Compression here), imports SplashFormat; in no product an app links
 #   SplashImaging   Sources/SplashImaging/Shared and /Apple: the generator's Apple backend (ImageIO,
 #                   vImage, Core Text, AppleTextureEncoder), imports SplashFormat; it type-checks
 #                   for iOS because it uses only API that macOS 13 and iOS 15 both have
@@ -111,7 +113,10 @@ check() {
         IFS=, read -ra paths <<<"$path"
         mapfile -t files < <(cd "$ROOT" && find "${paths[@]}" -name '*.swift' | LC_ALL=C sort)
         rc=0
-        (cd "$ROOT" && "$SWIFTC" -emit-module -emit-module-path "$work/modules/$name.swiftmodule" \
+        # This package's modules see each other's `package` names; an app (the examples) does not.
+        local package=(-package-name splashgen)
+        case "$name" in AppIntegration | SplashDemo | App*) package=() ;; esac
+        (cd "$ROOT" && "$SWIFTC" -emit-module -emit-module-path "$work/modules/$name.swiftmodule" "${package[@]}" \
             -wmo -parse-as-library -swift-version 6 -target "$triple" -sdk "$SDK" \
             -resource-dir "$OUT/res" -module-cache-path "$OUT/module-cache" -I "$work/modules" \
             -diagnostic-style=llvm -no-color-diagnostics -Xfrontend -experimental-allow-module-with-compiler-errors \
@@ -182,6 +187,15 @@ self_test() {
     local wrongType="ASTCCodec\.swift:[0-9]+:[0-9]+: error: cannot convert value of type 'UInt' to expected argument type 'at_block_format_t'"
     expect imaging-as-it-is "$format+SplashImaging=Sources/SplashImaging/Shared,Sources/SplashImaging/Apple" 15.0 0 "SplashImaging: ok" "^ios-check: 0 errors in SplashFormat, SplashImaging at arm64-apple-ios15\.0$"
     expect imaging-planted "$format+SplashImaging=$imaging/Shared,$imaging/Apple" 15.0 1 "$wrongType" "SplashFormat: ok" "^ios-check: 1 error in SplashFormat, SplashImaging at arm64-apple-ios15\.0$"
+    # The boundary an app sees: in an app module (no -package-name), every reach into SplashFormat's
+    # `package` names or the applier's SPIs is an error, and the curated names are not.
+    local product="SplashFormat=Sources/SplashFormat+SplashApplier=Sources/SplashApplier"
+    local hidden="AppReach\.swift:[0-9]+:[0-9]+: error:"
+    expect app-reach "$product+AppReach=$src/AppReach.swift" 15.0 1 "$hidden cannot find 'LZFSE' in scope" "$hidden cannot find 'KTXFile' in scope" \
+        "$hidden cannot find 'BundleSignature' in scope" "$hidden cannot find 'ContainedFolder' in scope" \
+        "$hidden 'acceptingUnsignedBundles' is inaccessible due to '@_spi' protection level" \
+        "$hidden 'fileSystem' is inaccessible due to '@_spi' protection level" "SplashApplier: ok"
+    expect app-allowed "$product+AppAllowed=$src/AppAllowed.swift" 15.0 0 "AppAllowed: ok"
     out=$(IOS_SDK='' "$BASH" "${BASH_SOURCE[0]}") && [ "$out" = "ios-check: skipped: no iOS SDK (set IOS_SDK=path/to/iPhoneOS16.5.sdk)" ] \
         && echo "ios-check self-test: no-sdk: ok (skipped, exit 0)" \
         || { echo "ios-check self-test: no-sdk: WRONG: $out"; failures=$((failures + 1)); }
@@ -190,7 +204,8 @@ self_test() {
 
 # --size: what SplashFormat and SplashApplier add to an app, as the bytes of their __TEXT segment
 # (code, constants, strings, Swift metadata) in arm64-apple-ios<MIN> objects built with -Osize and
-# -O (whole module, not linked: the linker's dead stripping could only make it smaller).
+# -O (whole module, not linked: the linker's dead stripping could only make it smaller), and how
+# many public types and symbols an app sees in each.
 size() {
     local min triple work opt name files
     min=$(python3 "$SUPPORT" ios-min "$ROOT/Package.swift")
@@ -200,13 +215,20 @@ size() {
         rm -rf "$work" && mkdir -p "$work"
         for name in SplashFormat SplashApplier; do
             mapfile -t files < <(cd "$ROOT" && find "Sources/$name" -name '*.swift' | LC_ALL=C sort)
-            (cd "$ROOT" && "$SWIFTC" -c "$opt" -wmo -parse-as-library -swift-version 6 -target "$triple" -sdk "$SDK" \
+            (cd "$ROOT" && "$SWIFTC" -c "$opt" -wmo -package-name splashgen -parse-as-library -swift-version 6 -target "$triple" -sdk "$SDK" \
                 -resource-dir "$OUT/res" -module-cache-path "$OUT/module-cache" -I "$work" \
                 -emit-module -emit-module-path "$work/$name.swiftmodule" -module-name "$name" -o "$work/$name.o" "${files[@]}") \
                 >"$work/$name.log" 2>&1 || { echo "ios-check: size: $name does not build, see $work/$name.log"; return 1; }
         done
         echo "ios-check: size at $triple, $opt: $(python3 "$SUPPORT" text-size "$work/SplashFormat.o" "$work/SplashApplier.o")"
     done
+    # What an app can name of them: their public symbol graphs (SPI and `package` names left out).
+    for name in SplashFormat SplashApplier; do
+        "$(dirname "$SWIFTC")/swift-symbolgraph-extract" -module-name "$name" -target "$triple" -sdk "$SDK" -resource-dir "$OUT/res" \
+            -module-cache-path "$OUT/module-cache" -I "$work" -minimum-access-level public -output-dir "$work" >>"$work/$name.log" 2>&1 \
+            || { echo "ios-check: size: no symbol graph of $name, see $work/$name.log"; return 1; }
+    done
+    echo "ios-check: public API at $triple: $(python3 "$SUPPORT" api-count "$work/SplashFormat.symbols.json" "$work/SplashApplier.symbols.json")"
 }
 
 case "${1:-}" in
@@ -215,6 +237,7 @@ case "${1:-}" in
     MIN=$(python3 "$SUPPORT" ios-min "$ROOT/Package.swift")
     check "$MIN" "$OUT/arm64-apple-ios$MIN" \
         SplashFormat=Sources/SplashFormat \
+        SplashFormatWriting=Sources/SplashFormatWriting \
         SplashImaging=Sources/SplashImaging/Shared,Sources/SplashImaging/Apple \
         SplashApplier=Sources/SplashApplier \
         SimulatorOSCodecs=Sources/SplashSimulator/OSCodecs.swift,Sources/SplashSimulator/OSCodecs+Apple.swift,scripts/ios-check/simulator \

@@ -9,7 +9,7 @@ import Darwin
 
 /// The applier's writes, each durable before it returns. The executor makes every change through
 /// this protocol, so tests can put a fault-injecting one in its place (a kill after any operation).
-protocol ApplierFileSystem: Sendable {
+@_spi(Testing) public protocol ApplierFileSystem: Sendable {
     /// Writes `data` to a new file at `url`, flushed to stable storage unless `flush` is false.
     func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError)
     /// Atomically renames `source` to `target` (same volume); durable once the folder is synced.
@@ -29,7 +29,7 @@ extension ApplierFileSystem {
     /// Writes a whole file through a temporary sibling and a rename: readers see old or new, never
     /// half. `durably` also syncs the folder, for a file others must be able to rely on at once.
     /// `flush: false` is for a file whose loss costs only work: it can be rebuilt from what is durable.
-    func replace(_ url: URL, with data: Data, durably: Bool = false, flush: Bool = true) throws(ApplierError) {
+    package func replace(_ url: URL, with data: Data, durably: Bool = false, flush: Bool = true) throws(ApplierError) {
         let partial = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ApplierFileSystemPartial.suffix)
         try write(data, to: partial, flush: flush)
         try rename(partial, to: url)
@@ -49,14 +49,15 @@ enum ApplierFileSystemPartial {
 /// a symbolic link anywhere below the root is refused, and one swapped in after a check redirects
 /// nothing. A call cut short by a signal (`EINTR`) is made again, and a folder that cannot be synced
 /// is an error.
-struct POSIXFileSystem: ApplierFileSystem {
+@_spi(Testing) public struct POSIXFileSystem: ApplierFileSystem {
     let folder: ContainedFolder
 
-    init(root: URL) {
+    /// The file system below `root`.
+    public init(root: URL) {
         folder = ContainedFolder(root)
     }
 
-    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
+    public func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
         let fd = try inParent(of: url) { parent, name in Self.retrying { openat(parent, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644) } }
         guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
         defer { close(fd) }
@@ -73,33 +74,33 @@ struct POSIXFileSystem: ApplierFileSystem {
         guard written, !flush || Self.flush(fd) else { throw .io(url.path, Self.errnoText()) }
     }
 
-    func rename(_ source: URL, to target: URL) throws(ApplierError) {
+    public func rename(_ source: URL, to target: URL) throws(ApplierError) {
         let code = try inParent(of: source) { from, fromName throws(ApplierError) in
             try inParent(of: target) { to, toName in renameat(from, fromName, to, toName) == 0 ? 0 : errno }
         }
         guard code == 0 else { throw .io(target.path, String(cString: strerror(code))) }
     }
 
-    func flush(_ url: URL) throws(ApplierError) {
+    public func flush(_ url: URL) throws(ApplierError) {
         let fd = try inParent(of: url) { parent, name in Self.retrying { openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } }
         guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
         defer { close(fd) }
         guard Self.flush(fd) else { throw .io(url.path, Self.errnoText()) }
     }
 
-    func syncFolder(_ url: URL) throws(ApplierError) {
+    public func syncFolder(_ url: URL) throws(ApplierError) {
         let dir = try reach(url) { () throws(ContainedFolder.Failure) in try folder.openFolder(url) }
         defer { close(dir) }
         guard Self.flush(dir) else { throw .io(url.path, "the folder could not be synced: " + Self.errnoText()) }
     }
 
-    func remove(_ url: URL) throws(ApplierError) {
+    public func remove(_ url: URL) throws(ApplierError) {
         // A folder above that is missing means the path is missing too: fine.
         let code = try inParent(of: url, ifMissing: 0) { parent, name in ContainedFolder.remove(name, in: parent) }
         guard code == 0 else { throw .io(url.path, String(cString: strerror(code))) }
     }
 
-    func makeFolder(_ url: URL) throws(ApplierError) {
+    public func makeFolder(_ url: URL) throws(ApplierError) {
         close(try reach(url) { () throws(ContainedFolder.Failure) in try folder.openFolder(url, creating: true) })
     }
 
@@ -146,11 +147,11 @@ struct POSIXFileSystem: ApplierFileSystem {
 
 /// An exclusive lock held while one applier works on a container. A second applier waits for it
 /// at most `timeout` seconds (measured on the monotonic clock), then gives up with ``ApplierError/busy``.
-final class ApplierLock: @unchecked Sendable {  // its descriptor never changes
+package final class ApplierLock: @unchecked Sendable {  // its descriptor never changes
     private let fd: Int32
 
     /// `cancelled` is asked while it waits: a cancelled wait ends at once with ``ApplierError/cancelled``.
-    init(at url: URL, in files: POSIXFileSystem, timeout: TimeInterval, cancelled: () -> Bool = { false }) throws(ApplierError) {
+    package init(at url: URL, in files: POSIXFileSystem, timeout: TimeInterval, cancelled: () -> Bool = { false }) throws(ApplierError) {
         fd = try files.inParent(of: url) { parent, name in POSIXFileSystem.retrying { openat(parent, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) } }
         guard fd >= 0 else { throw .io(url.path, POSIXFileSystem.errnoText()) }
         let deadline = DispatchTime.now() + max(0, timeout)

@@ -10,20 +10,20 @@ import Darwin
 /// Every path the applier touches, derived from the container and checked to stay inside it: the
 /// launch folder for the app and iOS version, the support folder with the state and the backups.
 /// Nothing here comes from a file the applier reads without being validated first.
-struct ApplierPaths: Sendable {
+package struct ApplierPaths: Sendable {
     /// The app's data container.
-    let container: URL
+    package let container: URL
     /// The app's bundle identifier (validated).
     let bundleID: String
     /// The launch snapshot folder, relative to the container.
-    let folder: String
+    package let folder: String
     /// `Library/Application Support/splashgen`, relative to the container.
-    static let support = "Library/Application Support/splashgen"
+    package static let support = "Library/Application Support/splashgen"
     /// Backups live in one folder per state key below this.
     static let backups = support + "/backups"
 
     /// Paths for `bundleID` on `os`; refuses an identifier that is not a bundle identifier.
-    init(container: URL, bundleID: String, os: OSVersion) throws(ApplierError) {
+    package init(container: URL, bundleID: String, os: OSVersion) throws(ApplierError) {
         guard Self.isBundleIdentifier(bundleID) else { throw .badBundle(.malformedManifest("app.bundle_id \"\(bundleID)\" is not a bundle identifier")) }
         self.container = container
         self.bundleID = bundleID
@@ -31,10 +31,10 @@ struct ApplierPaths: Sendable {
     }
 
     /// Whether `text` is a bundle identifier (``Manifest/isBundleIdentifier(_:)``): never a path.
-    static func isBundleIdentifier(_ text: String) -> Bool { Manifest.isBundleIdentifier(text) }
+    package static func isBundleIdentifier(_ text: String) -> Bool { Manifest.isBundleIdentifier(text) }
 
     /// A backup folder name for a state key: `backups/` + 16 hex digits.
-    static func backupFolder(for key: ApplierState.Key, folder: String) -> String {
+    package static func backupFolder(for key: ApplierState.Key, folder: String) -> String {
         backups + "/" + String(sha256Hex(Data("\(key.version)\n\(key.build)\n\(key.fingerprint)\n\(folder)".utf8)).prefix(16))
     }
 
@@ -46,16 +46,16 @@ struct ApplierPaths: Sendable {
     }
 
     /// The URL of a container-relative path.
-    func url(_ relative: String) -> URL { container.appendingPathComponent(relative) }
+    package func url(_ relative: String) -> URL { container.appendingPathComponent(relative) }
 
     /// The launch folder's URL.
-    var folderURL: URL { url(folder) }
+    package var folderURL: URL { url(folder) }
     /// Where the iOS 12 folder is edited while moved out of place (beside it, same volume).
     var editingFolder: String { folder + ".splashgen-editing" }
     /// Where a folder of another library's leftovers is moved before it is deleted.
     var clearingFolder: String { folder + ".splashgen-clearing" }
     /// The state file.
-    var stateURL: URL { url(Self.support + "/state.json") }
+    package var stateURL: URL { url(Self.support + "/state.json") }
 
     /// The container, as every file below it is reached: one folder descriptor at a time.
     var contained: ContainedFolder { ContainedFolder(container) }

@@ -5,66 +5,89 @@ import SplashFormat
 /// (outside Caches, which the OS may purge). A state file is hostile input like any other: one that
 /// does not decode, or whose paths, names or hashes are not the ones this applier makes, is not
 /// trusted; the survey rebuilds the records from what is on disk and the intact backups instead.
-struct ApplierState: Codable, Equatable {
+package struct ApplierState: Codable, Equatable {
     static let currentSchema = 2
 
     var schema = ApplierState.currentSchema
     /// The key the records and backups belong to: app version, build, and the cache's file names.
-    var key: Key
+    package var key: Key
     /// The app's bundle identifier (names the snapshot folder).
     var bundleID: String
     /// The snapshot folder, relative to the container.
-    var folder: String
+    package var folder: String
     /// The backup folder of this key, relative to the container.
-    var backup: String
+    package var backup: String
     /// One record per cached file, by file name.
-    var files: [String: FileRecord]
+    package var files: [String: FileRecord]
     /// The campaign the last complete run put in force (nil: the originals).
     var campaign: String?
     /// When the last complete run happened (nil while a run is under way), and until when it holds.
     var settledAt: Date?
     var nextChange: Date?
     /// SHA-256 of the manifest the last complete run used.
-    var manifestStamp: String?
+    package var manifestStamp: String?
     /// Why campaigns were not shown when the last complete run settled (they hold until it is no
     /// longer settled: the same key, manifest and schedule span), for the no-op run to report.
     var notShown: [ApplyReport.NotShown]?
     /// Before iOS 13: the launch folder was moved out to be edited and may not be back yet.
     var folderMoved: Bool?
 
-    struct Key: Codable, Equatable {
+    package struct Key: Codable, Equatable {
         var version: String
         var build: String
         var fingerprint: String
+
+        /// Makes one from every stored property (the memberwise initializer, which is never `package`).
+        package init(version: String, build: String, fingerprint: String) {
+            self.version = version
+            self.build = build
+            self.fingerprint = fingerprint
+        }
     }
 
-    struct FileRecord: Codable, Equatable {
-        var width: Int
-        var height: Int
-        var appearance: Appearance?
-        var decidedBy: Classification
+    package struct FileRecord: Codable, Equatable {
+        package var width: Int
+        package var height: Int
+        package var appearance: Appearance?
+        package var decidedBy: Classification
         /// SHA-256 of the original the OS wrote (its copy is in the backup folder).
-        var original: String
+        package var original: String
         /// SHA-256 of what the file holds now.
-        var current: String
+        package var current: String
         /// The bundle object whose picture the file holds, in its original's container
         /// (``ReplacementFraming``); nil while it holds the original, or when a rebuilt record
         /// cannot tell.
-        var object: String? = nil
+        package var object: String? = nil
         /// The original is the OS's black render, told against the app's own screen when it was
         /// backed up (``BlackRender``): it is never put back.
         var blackRender: Bool? = nil
         /// Set while the file is being changed to this hash; the next run reads the file to learn
         /// which of the two it holds, should the applier have been killed in between.
-        var pending: String? = nil
+        package var pending: String? = nil
 
         var orientation: Orientation { width > height ? .landscape : .portrait }
+
+        /// Makes one from every stored property (the memberwise initializer, which is never `package`).
+        package init(
+            width: Int, height: Int, appearance: Appearance? = nil, decidedBy: Classification, original: String, current: String, object: String? = nil,
+            blackRender: Bool? = nil, pending: String? = nil
+        ) {
+            self.width = width
+            self.height = height
+            self.appearance = appearance
+            self.decidedBy = decidedBy
+            self.original = original
+            self.current = current
+            self.object = object
+            self.blackRender = blackRender
+            self.pending = pending
+        }
     }
 
     /// Whether a run keyed `key` with this manifest at `now` has nothing to do: the last run
     /// completed (no pending change, the folder in place), for the same key and manifest bytes, and
     /// the schedule has not moved on since.
-    func isSettled(for key: Key, manifestStamp stamp: String?, at now: Date) -> Bool {
+    package func isSettled(for key: Key, manifestStamp stamp: String?, at now: Date) -> Bool {
         guard self.key == key, let settledAt, manifestStamp == stamp, now >= settledAt, folderMoved != true,
             files.values.allSatisfy({ $0.pending == nil })
         else { return false }
@@ -72,7 +95,7 @@ struct ApplierState: Codable, Equatable {
     }
 
     /// The state file for `paths`, or nil with the reason it cannot be trusted (nil reason: none yet).
-    static func load(_ paths: ApplierPaths) -> (state: ApplierState?, problem: String?) {
+    package static func load(_ paths: ApplierPaths) -> (state: ApplierState?, problem: String?) {
         guard paths.contained.statusIfReachable(paths.stateURL) != nil else { return (nil, nil) }
         guard let data = paths.read(paths.stateURL, limit: ReadLimits.stateBytes) else {
             return (nil, "state.json is not a regular file of at most \(ReadLimits.stateBytes) bytes")
@@ -100,7 +123,7 @@ struct ApplierState: Codable, Equatable {
     }
 
     /// What makes this state untrustworthy for `paths`, if anything.
-    func problem(for paths: ApplierPaths) -> String? {
+    package func problem(for paths: ApplierPaths) -> String? {
         guard schema == Self.currentSchema else { return "state.json has schema \(schema), not \(Self.currentSchema)" }
         guard bundleID == paths.bundleID, folder == paths.folder else { return "state.json names another app or folder" }
         guard ApplierPaths.isBackupFolder(backup) else { return "state.json names a backup folder this applier does not make" }
@@ -121,11 +144,29 @@ struct ApplierState: Codable, Equatable {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0") && name.utf8.count <= 255
     }
 
-    func encoded() throws(ApplierError) -> Data {
+    package func encoded() throws(ApplierError) -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         do { return try encoder.encode(self) } catch { throw .io("state.json", "cannot encode the state: \(error)") }
+    }
+
+    /// Makes one from every stored property (the memberwise initializer, which is never `package`).
+    package init(
+        key: Key, bundleID: String, folder: String, backup: String, files: [String: FileRecord], campaign: String? = nil, settledAt: Date? = nil,
+        nextChange: Date? = nil, manifestStamp: String? = nil, notShown: [ApplyReport.NotShown]? = nil, folderMoved: Bool? = nil
+    ) {
+        self.key = key
+        self.bundleID = bundleID
+        self.folder = folder
+        self.backup = backup
+        self.files = files
+        self.campaign = campaign
+        self.settledAt = settledAt
+        self.nextChange = nextChange
+        self.manifestStamp = manifestStamp
+        self.notShown = notShown
+        self.folderMoved = folderMoved
     }
 }
 

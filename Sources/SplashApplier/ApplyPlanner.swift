@@ -13,35 +13,35 @@ import Darwin
 /// executor reads each object once, when it stages it, and checks its hash, header and pixel size
 /// before anything else is written. `status` is this plan, not carried out, with every object read
 /// and verified by the planner instead.
-struct ApplyPlan {
+package struct ApplyPlan {
     /// The state after the plan is carried out (records hold their targets, no pending marks).
-    var state: ApplierState
+    package var state: ApplierState
     /// Originals to copy into `state.backup` first, by name (the OS rendered the cache anew).
     var backups: [String: BackupSource] = [:]
     /// The files to change, in name order.
-    var changes: [Change] = []
+    package var changes: [Change] = []
     /// Another library's leftovers: the launch folder is cleared for the OS to render anew.
     var clearFolder = false
     /// Why a file is left as it is, by name.
-    var notes: [String: String] = [:]
+    package var notes: [String: String] = [:]
     /// Everything to report.
-    var problems: [ApplyReport.Problem] = []
+    package var problems: [ApplyReport.Problem] = []
     /// Whether the cache was rendered anew since the last run.
     var regenerated = false
     /// The screens (and appearances) the campaign in force lacks, once each.
-    var notShown: [ApplyReport.NotShown] = []
+    package var notShown: [ApplyReport.NotShown] = []
 
     /// One file's change.
-    struct Change {
-        var name: String
+    package struct Change {
+        package var name: String
         /// The hash the file will hold.
-        var target: String
+        package var target: String
         /// The campaign snapshot whose object goes in (its name and size checked by the planner; its
         /// bytes read once and verified when the executor stages it); nil when the original comes
         /// back from the backup.
-        var snapshot: Manifest.Snapshot?
+        package var snapshot: Manifest.Snapshot?
         /// The original's container, which the object's picture is written in (with `snapshot`).
-        var framing: ReplacementFraming?
+        package var framing: ReplacementFraming?
         /// The file is removed, so that iOS renders it again at the next launch: a black render with
         /// nothing to put in its place. `target` is then the hash it holds now.
         var remove = false
@@ -49,11 +49,11 @@ struct ApplyPlan {
 }
 
 /// Decides the plan from a survey's records, the campaign in force and the bundle. It writes nothing.
-enum ApplyPlanner {
+package enum ApplyPlanner {
     /// The plan for records `state` (already rekeyed and with pending marks resolved). `original`
     /// gives a file's original bytes, checked against its record (nil when they are nowhere to be
     /// read whole): a replacement takes the original's container (``ReplacementFraming``).
-    static func plan(
+    package static func plan(
         _ state: ApplierState, campaign: Manifest.Campaign?, bundle: SnapshotBundle?,
         restoring: Bool, verifyingBytes: Bool = false, screenScale: Int? = nil, original: (String) -> Data?
     ) throws(ApplierError) -> ApplyPlan {
@@ -69,7 +69,7 @@ enum ApplyPlanner {
             }
             if let campaign, let bundle, !restoring {
                 if let appearance = record.appearance {
-                    let size = Manifest.Size(width: record.width, height: record.height)
+                    let size = ScreenSize(width: record.width, height: record.height)
                     if let snapshot = campaign.snapshots.first(where: { $0.pixels.isScreen(ofRecorded: size) && $0.appearance == appearance }) {
                         // A file recording one pixel more than its screen stands for the screen's size.
                         (record.width, record.height) = (snapshot.pixels.width, snapshot.pixels.height)
@@ -103,7 +103,7 @@ enum ApplyPlanner {
                         }
                     } else {
                         let screen = ApplyReport.Screen(width: record.width, height: record.height, scale: screenScale)
-                        let turned = Manifest.Size(width: size.height, height: size.width)
+                        let turned = ScreenSize(width: size.height, height: size.width)
                         let why: ApplyReport.NotShown
                         if campaign.snapshots.contains(where: { $0.pixels.isScreen(ofRecorded: size) }) {
                             why = .init(
@@ -156,7 +156,7 @@ enum ApplyPlanner {
     /// pixel more stands for it) and appearance.
     static func snapshot(of record: ApplierState.FileRecord, in campaign: Manifest.Campaign) -> Manifest.Snapshot? {
         guard let appearance = record.appearance else { return nil }
-        let size = Manifest.Size(width: record.width, height: record.height)
+        let size = ScreenSize(width: record.width, height: record.height)
         return campaign.snapshots.first { $0.pixels.isScreen(ofRecorded: size) && $0.appearance == appearance }
     }
 
@@ -227,7 +227,7 @@ enum ApplyPlanner {
 
     /// Why each campaign other than `inForce` is not shown at `now` to app version `version`: the
     /// version range first (the bundle's, then the campaign's), then the schedule, then priority.
-    static func notShown(_ manifest: Manifest, inForce: Manifest.Campaign?, at now: Date, appVersion version: String) -> [ApplyReport.NotShown] {
+    package static func notShown(_ manifest: Manifest, inForce: Manifest.Campaign?, at now: Date, appVersion version: String) -> [ApplyReport.NotShown] {
         manifest.campaigns.compactMap { campaign in
             guard campaign.id != inForce?.id else { return nil }
             if let bound = manifest.versionBound(excluding: campaign, appVersion: version) {

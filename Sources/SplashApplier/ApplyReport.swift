@@ -138,18 +138,18 @@ public struct ApplyReport: Codable, Equatable, Sendable {
     /// from the portrait pixels of a cached file.
     public struct Screen: Codable, Equatable, Sendable, CustomStringConvertible {
         /// Portrait pixels (width ≤ height), as the OS sized the snapshot.
-        public var pixels: Manifest.Size
+        public var pixels: ScreenSize
         /// `UIScreen.scale`: the app's (``SnapshotApplier/screenScale``), or else the one of 3 and 2
         /// that divides both sides; nil when both do.
         public var scale: Int?
         /// Portrait points (pixels / scale); nil when the scale is not known.
-        public var points: Manifest.Size?
+        public var points: ScreenSize?
         /// The scales the pixels could be at when ``scale`` is nil: each divides both sides.
         public var candidateScales: [Int]?
 
         /// The screen of a cached file `width` × `height` pixels (either orientation).
         public init(width: Int, height: Int, scale known: Int?) {
-            pixels = Manifest.Size(width: min(width, height), height: max(width, height))
+            pixels = ScreenSize(width: min(width, height), height: max(width, height))
             let fits = [3, 2].filter { pixels.width % $0 == 0 && pixels.height % $0 == 0 }
             if let known, known > 0 {
                 scale = known
@@ -157,7 +157,7 @@ public struct ApplyReport: Codable, Equatable, Sendable {
                 scale = fits.count == 1 ? fits[0] : nil
                 candidateScales = fits.count > 1 ? fits : nil
             }
-            points = scale.map { Manifest.Size(width: pixels.width / $0, height: pixels.height / $0) }
+            points = scale.map { ScreenSize(width: pixels.width / $0, height: pixels.height / $0) }
         }
 
         public var description: String {

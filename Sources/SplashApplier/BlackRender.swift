@@ -10,7 +10,7 @@ import SplashFormat
 /// otherwise than a build does, §6), so the comparison counts pixels, never places. The same goes
 /// for solid white. With no reference nothing is told: a guess from the original alone could not
 /// tell a black render from a black design.
-enum BlackRender {
+package enum BlackRender {
     /// How much of the reference's content must have turned solid black (or white).
     static let share = 0.5
     /// The least gain, of the whole picture, that counts: above anti-aliasing's and ASTC's noise.
@@ -18,15 +18,23 @@ enum BlackRender {
 
     /// What `original` holds beyond `reference`, as shares of the picture: solid black, solid white;
     /// and the reference's content that could turn black (or white).
-    struct Gain: Equatable {
-        var black: Double
+    package struct Gain: Equatable {
+        package var black: Double
         var white: Double
         var contentNotBlack: Double
         var contentNotWhite: Double
+
+        /// Makes one from every stored property (the memberwise initializer, which is never `package`).
+        package init(black: Double, white: Double, contentNotBlack: Double, contentNotWhite: Double) {
+            self.black = black
+            self.white = white
+            self.contentNotBlack = contentNotBlack
+            self.contentNotWhite = contentNotWhite
+        }
     }
 
     /// The gain of `original` over `reference`; nil when their sizes differ.
-    static func gain(of original: RGBAImage, over reference: RGBAImage) -> Gain? {
+    package static func gain(of original: RGBAImage, over reference: RGBAImage) -> Gain? {
         guard original.width == reference.width, original.height == reference.height, !reference.pixels.isEmpty else { return nil }
         let count = Double(reference.width * reference.height)
         // The background is the top-left pixel's colour: a launch screen's corner is its background
@@ -47,7 +55,7 @@ enum BlackRender {
     }
 
     /// Whether `original` is a black (or white) render of the storyboard `reference` draws.
-    static func isBlackRender(_ original: RGBAImage, reference: RGBAImage) -> Bool {
+    package static func isBlackRender(_ original: RGBAImage, reference: RGBAImage) -> Bool {
         guard let gain = gain(of: original, over: reference) else { return false }
         return (gain.black >= least && gain.black >= share * gain.contentNotBlack)
             || (gain.white >= least && gain.white >= share * gain.contentNotWhite)

@@ -22,7 +22,7 @@ public struct BundleFetcher: Sendable {
     /// Where bundles are kept (in an app: `Library/Application Support/splashgen/downloads`).
     public var folder: URL
     /// The screen's size in pixels (`UIScreen.main.bounds.size × scale`: with Display Zoom, the zoomed one).
-    public var screen: Manifest.Size
+    public var screen: ScreenSize
     /// The appearances the app's cache holds (only `light` for a light-only app).
     public var appearances: Set<Appearance> = [.light, .dark]
     /// The key the app pins; accepting unsigned manifests is the CLI's unverified fetch, which says so.
@@ -43,7 +43,7 @@ public struct BundleFetcher: Sendable {
     /// The longest wait between two tries, however many were made.
     public static let longestBackoff: TimeInterval = 30
     /// The wait after one of `seconds`: twice as long, up to ``longestBackoff``.
-    static func wait(after seconds: TimeInterval) -> TimeInterval { min(seconds * 2, longestBackoff) }
+    package static func wait(after seconds: TimeInterval) -> TimeInterval { min(seconds * 2, longestBackoff) }
 
     /// The largest number of seconds ``timeout``, ``deadline`` and ``backoff`` may be set to (a day).
     public static let longestSeconds: TimeInterval = 86_400
@@ -62,7 +62,7 @@ public struct BundleFetcher: Sendable {
     }
 
     /// Makes a fetcher.
-    public init(base: URL, folder: URL, screen: Manifest.Size, trust: BundleTrust, bundleID: String?) {
+    public init(base: URL, folder: URL, screen: ScreenSize, trust: BundleTrust, bundleID: String?) {
         self.base = base
         self.folder = folder
         self.screen = screen
@@ -161,7 +161,7 @@ public struct BundleFetcher: Sendable {
         if let bundleID, manifest.app.bundleID != bundleID { throw .badBundle(.otherApp(expected: bundleID, found: manifest.app.bundleID)) }
         // Signed for this screen, inside the signature: another screen's valid slice served here
         // would install a bundle with nothing for this screen, and the phone would lose its campaign.
-        let portrait = Manifest.Size(width: min(screen.width, screen.height), height: max(screen.width, screen.height))
+        let portrait = ScreenSize(width: min(screen.width, screen.height), height: max(screen.width, screen.height))
         guard manifest.screen == portrait else {
             let found = manifest.screen.map { "\($0.width)x\($0.height)" } ?? "no one screen (a whole manifest)"
             throw .badBundle(.otherScreen(expected: "\(portrait.width)x\(portrait.height)", found: found))
@@ -176,7 +176,7 @@ public struct BundleFetcher: Sendable {
         var needed: [String: Manifest.Snapshot] = [:]
         for snapshot in manifest.campaigns.flatMap(\.snapshots)
         where appearances.contains(snapshot.appearance)
-            && (snapshot.pixels == screen || snapshot.pixels == Manifest.Size(width: screen.height, height: screen.width))
+            && (snapshot.pixels == screen || snapshot.pixels == ScreenSize(width: screen.height, height: screen.width))
         {
             // A name becomes a path and a URL: only a SHA-256 in hex is one.
             guard isObjectName(snapshot.object) else { throw .badBundle(.notAnObjectName(snapshot.object)) }
@@ -416,12 +416,12 @@ public struct BundleFetcher: Sendable {
 
     /// Hears of each part of a response body as it arrives: the URL and the body's bytes so far
     /// (tests cut a transfer off mid-body with it, when it is known to be under way).
-    typealias Progress = @Sendable (URL, Int) -> Void
-    var progress: Progress?
+    @_spi(Testing) public typealias Progress = @Sendable (URL, Int) -> Void
+    @_spi(Testing) public var progress: Progress?
 
     /// Every change below ``folder``, reached from it one folder descriptor at a time (a
     /// fault-injecting one in tests); nil: the real one.
-    var fileSystem: (any ApplierFileSystem)?
+    @_spi(Testing) public var fileSystem: (any ApplierFileSystem)?
     private var files: any ApplierFileSystem { fileSystem ?? POSIXFileSystem(root: folder) }
     /// Every read below ``folder``, reached the same way.
     private var contained: ContainedFolder { ContainedFolder(folder) }

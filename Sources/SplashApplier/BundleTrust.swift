@@ -2,16 +2,18 @@ import Foundation
 import SplashFormat
 
 /// Which bundles an app accepts. An app pins the public key it ships with, and every bundle must be
-/// signed by it; accepting unsigned bundles is a choice named as such, for development and tests,
-/// never what a missing or unreadable key falls back to.
+/// signed by it; accepting unsigned bundles is a choice named as such (behind its own SPI), for
+/// development and tests, never what a missing or unreadable key falls back to.
 public enum BundleTrust: Sendable, Equatable {
     /// Only bundles whose manifest this key signed are applied or installed.
     case pinned(PinnedKey)
-    /// Unsigned bundles are accepted too (a signed one is still checked against nothing).
-    case acceptingUnsignedBundles
+    /// Unsigned bundles are accepted too, and no signature is read: for development and tests only.
+    /// An app names this choice in its imports, `@_spi(UnsignedBundles) import SplashApplier`, so a
+    /// review sees it; without that import the case does not exist for it.
+    @_spi(UnsignedBundles) case acceptingUnsignedBundles
 
     /// The raw key to check signatures against, when one is pinned.
-    var key: Data? {
+    package var key: Data? {
         guard case .pinned(let key) = self else { return nil }
         return key.rawRepresentation
     }

@@ -11,26 +11,26 @@ import Darwin
 /// is none), the launch folder's snapshot files, and, when the OS has rendered the cache anew (or
 /// the state could not be trusted), each file classified with its original found. A survey never
 /// writes.
-struct CacheSurvey {
+package struct CacheSurvey {
     let paths: ApplierPaths
     /// The state file as read, when it can be trusted.
-    var saved: ApplierState?
+    package var saved: ApplierState?
     /// Why the state file was not trusted (it is rebuilt), if it was not.
-    var stateProblem: String?
+    package var stateProblem: String?
     /// Whether the launch folder exists.
-    var folderExists: Bool
+    package var folderExists: Bool
     /// The launch snapshot files of the folder, sorted.
-    var names: [String]
+    package var names: [String]
     /// Snapshot files whose names are too long for the applier's temporary siblings (``handles(_:)``):
     /// left as they are, reported.
     var tooLong: [String] = []
     /// The applier's own temporary files in the launch folder (`*.splashgen-partial`), left by a
     /// killed run: removed by the next run that may write, whatever else it does.
-    var partials: [String]
+    package var partials: [String]
     /// Before iOS 13: a folder left outside by a killed run (`paths.editingFolder`) exists.
-    var editingFolderExists: Bool
+    package var editingFolderExists: Bool
     /// A folder of leftovers being cleared exists.
-    var clearingFolderExists: Bool
+    package var clearingFolderExists: Bool
 
     /// The state key of this app version and build with these cached file names.
     static func key(version: String, build: String, names: [String]) -> ApplierState.Key {
@@ -38,7 +38,7 @@ struct CacheSurvey {
     }
 
     /// Reads the state and lists the folder; refuses links anywhere on the way.
-    init(paths: ApplierPaths) throws(ApplierError) {
+    package init(paths: ApplierPaths) throws(ApplierError) {
         self.paths = paths
         try paths.checkNoLinks(ApplierPaths.support)
         (saved, stateProblem) = ApplierState.load(paths)
@@ -75,7 +75,7 @@ struct CacheSurvey {
     /// `object` gives a bundle object's bytes, verified: without trusted records, a file that carries
     /// one's picture in any container (a replacement whose records and backup are gone) is never
     /// taken for an original.
-    func rekey(
+    package func rekey(
         key: ApplierState.Key, manifest: Manifest?, classifier: SnapshotClassifier, fromBackupsOnly: Bool,
         object: (Manifest.Snapshot) -> Data? = { _ in nil }
     ) -> Rekeyed {
@@ -169,27 +169,33 @@ struct CacheSurvey {
     }
 
     /// The outcome of ``rekey(key:manifest:classifier:fromBackupsOnly:object:)``.
-    struct Rekeyed {
-        var state: ApplierState
+    package struct Rekeyed {
+        package var state: ApplierState
         /// Originals to back up under the new key, by name: where each is now, and its hash.
-        var originals: [String: BackupSource] = [:]
+        package var originals: [String: BackupSource] = [:]
         /// Files that are leftovers of another library, or of a lost run of this applier.
-        var leftovers: [String] = []
+        package var leftovers: [String] = []
         /// Among the leftovers, those carrying a campaign's picture (its id) with no record or backup
         /// of their originals: never taken for originals.
         var campaignPictures: [String: String] = [:]
         /// Files whose original came from a backup with no trusted state.
-        var rebuiltFromBackup: [String] = []
+        package var rebuiltFromBackup: [String] = []
         /// Replacements whose backup is missing or damaged: their originals cannot come back.
-        var lostOriginals: [String] = []
+        package var lostOriginals: [String] = []
         /// Files that could not be read.
-        var unreadable: [String] = []
+        package var unreadable: [String] = []
     }
 }
 
 /// Where an original to back up is now (container-relative: the cached file itself, or a backup of
 /// an earlier key) and the hash it must have; the executor reads and checks it when it copies it.
-struct BackupSource: Equatable {
-    var path: String
-    var hash: String
+package struct BackupSource: Equatable {
+    package var path: String
+    package var hash: String
+
+    /// Makes one from every stored property (the memberwise initializer, which is never `package`).
+    package init(path: String, hash: String) {
+        self.path = path
+        self.hash = hash
+    }
 }

@@ -25,7 +25,7 @@ import Darwin
 ///    folder is moved out, edited and moved back, with the move journaled too; one sync of the
 ///    folder makes the renames durable;
 /// 4. the state is written settled (not flushed: what it says can be rebuilt from what is durable).
-struct PlanExecutor {
+package struct PlanExecutor {
     let paths: ApplierPaths
     let fs: any ApplierFileSystem
     /// The bundle the plan's objects come from (each read once, one at a time, and verified as it is staged).
@@ -166,7 +166,7 @@ struct PlanExecutor {
 
     /// Where campaign objects are staged, container-relative: beside the state, on the container's
     /// volume, so a staged file is renamed into the launch folder (or the folder moved out of place).
-    static let staging = ApplierPaths.support + "/swap-staging"
+    package static let staging = ApplierPaths.support + "/swap-staging"
 
     /// Reads each campaign object of `changes` once into one buffer, checks it (size, hash, header,
     /// pixel size of the file it replaces) while writing it, in its original's container, to
@@ -241,7 +241,7 @@ struct PlanExecutor {
                     // the pixel size the file replaces, which records the screen (or, as the original
                     // did, one pixel more); the blocks are the object's, checked above.
                     guard let size = try? SnapshotHeader.pixelSize(of: file),
-                        Manifest.Size(width: width, height: height).isScreen(ofRecorded: Manifest.Size(width: size.width, height: size.height))
+                        ScreenSize(width: width, height: height).isScreen(ofRecorded: ScreenSize(width: size.width, height: size.height))
                     else {
                         outcome.withLock {
                             $0.unframed = .unreadableObject(

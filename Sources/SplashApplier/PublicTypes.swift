@@ -12,7 +12,7 @@ public typealias Orientation = SplashFormat.Orientation
 /// The running iOS version.
 public typealias OSVersion = SplashFormat.OSVersion
 /// A screen's size in pixels (what ``BundleFetcher`` fetches for).
-public typealias ScreenSize = SplashFormat.Manifest.Size
+public typealias ScreenSize = SplashFormat.ScreenSize
 /// Turns a cached snapshot into pixels (``ImageIODecoder`` on Apple platforms).
 public typealias SnapshotPixelDecoder = SplashFormat.SnapshotPixelDecoder
 /// The part of a snapshot the classifier reads.

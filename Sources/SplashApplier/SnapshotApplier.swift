@@ -43,7 +43,7 @@ public struct SnapshotApplier: Sendable {
     /// The longest ``lockTimeout`` may be: an app's launch path never waits longer.
     public static let longestLockWait: TimeInterval = 60
     /// Where every change goes (a fault-injecting one in tests); nil: the real one, below the container.
-    var fileSystem: (any ApplierFileSystem)?
+    @_spi(Testing) public var fileSystem: (any ApplierFileSystem)?
     /// The file system every change of a run goes through.
     private var files: any ApplierFileSystem { fileSystem ?? POSIXFileSystem(root: container) }
 
@@ -466,7 +466,7 @@ public struct SnapshotApplier: Sendable {
             return ApplyReport.File(
                 name: name, width: record.width, height: record.height, orientation: record.orientation,
                 appearance: record.appearance, decidedBy: record.decidedBy,
-                devices: snapshots.first { $0.pixels == Manifest.Size(width: record.width, height: record.height) }?.devices,
+                devices: snapshots.first { $0.pixels == ScreenSize(width: record.width, height: record.height) }?.devices,
                 showing: showing, action: actions[name] ?? (notes[name] != nil ? .leftAlone : .unchanged), note: notes[name])
         }
         return ApplyReport(

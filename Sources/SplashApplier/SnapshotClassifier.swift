@@ -25,21 +25,21 @@ public enum InterfaceStyle: String, Codable, CaseIterable, Sendable {
 /// declared interface style; else the marker view, read where the 0.5 pt view lands at the file's
 /// scale and decided only when one colour is clearly nearer; else, as a guess the report names,
 /// the light. Orientation comes from the pixel size, which every container declares in its header.
-struct SnapshotClassifier {
+package struct SnapshotClassifier {
     let decoder: any SnapshotPixelDecoder
     let marker: Manifest.Marker?
     let interfaceStyle: InterfaceStyle
 
-    struct Result {
-        var width: Int
-        var height: Int
-        var appearance: Appearance?
-        var decidedBy: Classification
+    package struct Result {
+        package var width: Int
+        package var height: Int
+        package var appearance: Appearance?
+        package var decidedBy: Classification
         var luma: Double
     }
 
     /// Classifies files given as (name, bytes), the decoder sampling them together.
-    func classify(_ files: [(name: String, data: Data)]) -> [String: Result] {
+    package func classify(_ files: [(name: String, data: Data)]) -> [String: Result] {
         var results = classify(files.map(\.name)) { files[$0].data }
         settleGuesses(&results)
         return results
@@ -89,7 +89,7 @@ struct SnapshotClassifier {
     }
 
     /// A file the classifier was to read could not be read.
-    enum ClassifierError: Error { case unreadable }
+    package enum ClassifierError: Error { case unreadable }
 
     /// The guess for files the marker did not decide: of two undecided files of one size the darker
     /// is dark; a lone one is dark below mid-grey. Each is marked as a luminance guess.
@@ -110,7 +110,7 @@ struct SnapshotClassifier {
     }
 
     /// The scale in an OS file name (`…@3x.ktx` → 3); 1 when it names none.
-    static func scale(ofFileNamed name: String) -> Int {
+    package static func scale(ofFileNamed name: String) -> Int {
         guard let at = name.lastIndex(of: "@") else { return 1 }
         let digits = name[name.index(after: at)...].prefix { $0.isNumber }
         return Int(digits).map { min(max($0, 1), 4) } ?? 1
@@ -122,5 +122,12 @@ struct SnapshotClassifier {
         // `image` is the bottom-right corner of the snapshot (or the whole of it).
         guard let marker, let light = RGBAColor(hex: marker.light), let dark = RGBAColor(hex: marker.dark) else { return nil }
         return MarkerReading.appearance(of: image, scale: scale, light: light, dark: dark)
+    }
+
+    /// Makes one from every stored property (the memberwise initializer, which is never `package`).
+    package init(decoder: any SnapshotPixelDecoder, marker: Manifest.Marker? = nil, interfaceStyle: InterfaceStyle) {
+        self.decoder = decoder
+        self.marker = marker
+        self.interfaceStyle = interfaceStyle
     }
 }

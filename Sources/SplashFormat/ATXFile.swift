@@ -10,39 +10,39 @@ import Foundation
 /// 4×4 blocks in row order), `END `. Raw payloads (`ASTC`, `astc`) hold the blocks in row order or
 /// in 32×32-block Morton tiles. The reader takes any `HEAD` of at least 44 bytes and relies on
 /// words 4–8 and 10 only; every other word is kept as read.
-public struct ATXFile: Equatable, Sendable {
+package struct ATXFile: Equatable, Sendable {
     /// `AAPL\r\n\x1A\n`.
-    public static let magic: [UInt8] = [0x41, 0x41, 0x50, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let magic: [UInt8] = [0x41, 0x41, 0x50, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A]
     /// Most chunks a file may have before it is refused (a real one has four).
-    public static let maxChunks = 64
+    package static let maxChunks = 64
     /// The most `HEAD` words kept (a real one has 21).
-    public static let maxHeadWords = 64
+    package static let maxHeadWords = 64
     /// Where a launch snapshot's block data starts: `FILL` pads the chunks before it to this offset.
-    public static let payloadDataOffset = 256
+    package static let payloadDataOffset = 256
 
     /// The `HEAD` words as stored (at least eleven).
-    public var head: [UInt32]
+    package var head: [UInt32]
     /// The block data: LZFSE-compressed (`LZFS`) or raw (`ASTC`/`astc`).
-    public var payload: Payload
+    package var payload: Payload
     /// The payload chunk's tag as stored (`LZFS`, `ASTC` or `astc`).
-    public var payloadTag: String
+    package var payloadTag: String
     /// The UInt32 stored before the payload (in launch snapshots, the LZFSE stream's byte count).
-    public var payloadPrefix: UInt32
+    package var payloadPrefix: UInt32
     /// Every chunk in file order: tag, offset of its header, and data length (for `inspect`).
-    public var chunks: [Chunk]
+    package var chunks: [Chunk]
 
     /// One chunk as found in the file.
-    public struct Chunk: Equatable, Sendable {
+    package struct Chunk: Equatable, Sendable {
         /// The 4-byte tag.
-        public var tag: String
+        package var tag: String
         /// Offset of the chunk's 8-byte header in the file.
-        public var offset: Int
+        package var offset: Int
         /// Bytes of data after the header.
-        public var length: Int
+        package var length: Int
     }
 
     /// How the ASTC blocks are stored.
-    public enum Payload: Equatable, Sendable {
+    package enum Payload: Equatable, Sendable {
         /// An LZFSE stream (`LZFS` chunk).
         case lzfse(Data)
         /// The blocks themselves (`ASTC` or `astc` chunk), in row order or in Morton tiles.
@@ -50,18 +50,18 @@ public struct ATXFile: Equatable, Sendable {
     }
 
     /// `glInternalFormat` (`0x93B0` for ASTC 4×4).
-    public var glInternalFormat: UInt32 { head[4] }
+    package var glInternalFormat: UInt32 { head[4] }
     /// `glBaseInternalFormat`.
-    public var glBaseInternalFormat: UInt32 { head[5] }
+    package var glBaseInternalFormat: UInt32 { head[5] }
     /// Width in pixels as recorded (may exceed the screen's by one; the block count is the same).
-    public var pixelWidth: UInt32 { head[6] }
+    package var pixelWidth: UInt32 { head[6] }
     /// Height in pixels.
-    public var pixelHeight: UInt32 { head[7] }
+    package var pixelHeight: UInt32 { head[7] }
     /// Depth: 1 in real files (0 in the 44-byte reading forensic tools once assumed).
-    public var pixelDepth: UInt32 { head[8] }
+    package var pixelDepth: UInt32 { head[8] }
 
     /// The 21 `HEAD` words of a launch snapshot of `width`×`height`, as device-written files hold them.
-    public static func launchHead(width: Int, height: Int) -> [UInt32] {
+    package static func launchHead(width: Int, height: Int) -> [UInt32] {
         [
             1, 0, 0, 0, KTXFile.astc4x4RGBA, KTXFile.glRGBA, UInt32(clamping: width), UInt32(clamping: height), 1, 0, 1, 1, 0, 1, 1,
             0x5555_5555, 0x5555_5555, 0x5555_5555, 0x5555_5555, 1, 5,
@@ -71,7 +71,7 @@ public struct ATXFile: Equatable, Sendable {
     /// A launch snapshot around ASTC 4×4 blocks in row order, laid out as the OS writes one: the
     /// 21-word `HEAD`, `FILL` to byte 256, then `LZFS` (the LZFSE stream's byte count and the stream)
     /// or, with `compressed: false`, `ASTC` (the blocks' byte count and the blocks).
-    public init(astc4x4Width width: Int, height: Int, blocks: Data, compressed: Bool = true) {
+    package init(astc4x4Width width: Int, height: Int, blocks: Data, compressed: Bool = true) {
         let head = Self.launchHead(width: width, height: height)
         if compressed {
             self.init(head: head, lzfseStream: Data(LZFSE.compress([UInt8](blocks))))
@@ -81,13 +81,13 @@ public struct ATXFile: Equatable, Sendable {
     }
 
     /// A launch snapshot with these `HEAD` words around an LZFSE stream of ASTC 4×4 blocks (`LZFS`).
-    public init(head: [UInt32], lzfseStream stream: Data) {
+    package init(head: [UInt32], lzfseStream stream: Data) {
         self.init(head: head, payload: .lzfse(stream), tag: "LZFS", prefix: UInt32(clamping: stream.count))
     }
 
     /// A launch snapshot with these `HEAD` words around raw ASTC 4×4 blocks in row order, in a
     /// payload chunk tagged `tag` (`ASTC` or `astc`).
-    public init(head: [UInt32], rowOrderBlocks blocks: Data, tag: String) {
+    package init(head: [UInt32], rowOrderBlocks blocks: Data, tag: String) {
         self.init(head: head, payload: .raw(blocks), tag: tag, prefix: UInt32(clamping: blocks.count))
     }
 
@@ -101,7 +101,7 @@ public struct ATXFile: Equatable, Sendable {
 
     /// The file's bytes: magic, `HEAD`, `FILL` up to byte 256 for the payload's data, the payload
     /// chunk, `END `.
-    public func serialized() -> Data {
+    package func serialized() -> Data {
         var out = Data(Self.magic)
         func chunk(_ tag: String, _ body: Data) {
             out.appendLittleEndian(UInt32(body.count))
@@ -129,7 +129,7 @@ public struct ATXFile: Equatable, Sendable {
     /// lack either, never reach `END `, whose image is not a 2D ASTC 4×4 image of a sane size, or
     /// whose raw payload has a length neither block layout explains. `FILL` and unknown chunks are
     /// skipped. With `includingPayload: false` the payload's bytes are not copied.
-    public init(parsing data: Data, includingPayload: Bool = true) throws(SnapshotFormatError) {
+    package init(parsing data: Data, includingPayload: Bool = true) throws(SnapshotFormatError) {
         let data = data.startIndex == 0 ? data : Data(data)
         guard data.count >= Self.magic.count, [UInt8](data.prefix(Self.magic.count)) == Self.magic else { throw .notATX }
         var offset = Self.magic.count
@@ -179,14 +179,14 @@ public struct ATXFile: Equatable, Sendable {
 
     /// The ASTC 4×4 blocks in row order, top row first: inflated when stored with LZFSE, put back in
     /// row order when stored in Morton tiles; exactly as many bytes as the pixel size needs.
-    public func astcBlocks() throws(SnapshotFormatError) -> Data {
+    package func astcBlocks() throws(SnapshotFormatError) -> Data {
         try rowOrderBlocks().blocks
     }
 
     /// The blocks in row order and the layout they were stored in (nil for LZFSE, always row order).
     /// Throws ``SnapshotFormatError/undecidedRawLayout`` when the payload's length fits rows and
     /// tiles alike and its blocks do not clearly say which: never a guess.
-    public func rowOrderBlocks() throws(SnapshotFormatError) -> (blocks: Data, layout: RawLayout?) {
+    package func rowOrderBlocks() throws(SnapshotFormatError) -> (blocks: Data, layout: RawLayout?) {
         let width = Int(pixelWidth), height = Int(pixelHeight)
         switch payload {
         case .lzfse(let stream):
@@ -202,7 +202,7 @@ public struct ATXFile: Equatable, Sendable {
 /// How a raw ATX payload lays out its ASTC 4×4 blocks (docs/ios-launch-cache.md §3): in plain row order, or padded
 /// to whole tiles of 32×32 blocks, tiles in row order and blocks inside a tile in Morton (Z) order,
 /// with either bit interleaving.
-public enum RawLayout: String, CaseIterable, Sendable {
+package enum RawLayout: String, CaseIterable, Sendable {
     /// Row order, top row first: exactly the block count × 16 bytes.
     case rows
     /// Morton tiles, bit 0 of the index is x's lowest bit.
@@ -211,7 +211,7 @@ public enum RawLayout: String, CaseIterable, Sendable {
     case mortonYFirst = "morton-y-first"
 
     /// Blocks on a tile's side.
-    public static let tileBlocks = 32
+    package static let tileBlocks = 32
 
     /// The layouts whose length is `payloadBytes` for a `width`×`height` image: rows, the two Morton
     /// readings, or all three when whole tiles hold exactly the plain block count.

@@ -11,12 +11,12 @@ import Darwin
 /// file opened (`O_NOFOLLOW`) must be the one checked, so a link swapped in between is refused.
 /// Given `within`, every folder from there down is reached by descriptor and none may be a link
 /// (``ContainedFolder``); otherwise only the file's own name is refused as a link.
-public func readBounded(_ url: URL, limit: Int, within folder: ContainedFolder? = nil) -> Data? {
+package func readBounded(_ url: URL, limit: Int, within folder: ContainedFolder? = nil) -> Data? {
     try? readBoundedFile(url, limit: limit, within: folder).get()
 }
 
 /// Why ``readBoundedFile(_:limit:within:)`` read nothing.
-public enum FileRefusal: Error, Equatable, Sendable {
+package enum FileRefusal: Error, Equatable, Sendable {
     /// Nothing is there.
     case missing
     /// Something other than a regular file is there (``FileKind/describe(_:)`` names it).
@@ -28,7 +28,7 @@ public enum FileRefusal: Error, Equatable, Sendable {
 }
 
 /// ``readBounded(_:limit:within:)``, saying why when it reads nothing.
-public func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFolder? = nil) -> Result<Data, FileRefusal> {
+package func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFolder? = nil) -> Result<Data, FileRefusal> {
     var data = Data()
     return readBoundedFile(url, limit: limit, within: folder, into: &data).map { _ in data }
 }
@@ -36,7 +36,7 @@ public func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFold
 /// ``readBoundedFile(_:limit:within:)`` into `buffer`, which grows when the file is larger (a
 /// buffer reused across files is filled in place): the file's byte count, its bytes first in
 /// `buffer`. The one bounded, link-safe read every other one goes through.
-public func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFolder? = nil, into buffer: inout Data) -> Result<Int, FileRefusal> {
+package func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFolder? = nil, into buffer: inout Data) -> Result<Int, FileRefusal> {
     guard let folder else { return readBounded(url.path, in: AT_FDCWD, limit: limit, into: &buffer) }
     let parent: Int32, name: String
     do { (parent, name) = try folder.openParent(of: url) } catch {
@@ -70,8 +70,8 @@ private func readBounded(_ name: String, in parent: Int32, limit: Int, into buff
 }
 
 /// What a `stat` mode is, for a message: "a symbolic link", "a folder", "a character device"…
-public enum FileKind {
-    public static func describe(_ mode: mode_t) -> String {
+package enum FileKind {
+    package static func describe(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFREG: return "a regular file"
         case S_IFDIR: return "a folder"
@@ -87,7 +87,7 @@ public enum FileKind {
 
 /// Fills the first `count` bytes of `buffer` from `fd` with read(2) and checks that the file ends
 /// there: false when it is shorter or longer (it changed since its size was read), never a part.
-public func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, count: Int) -> Bool {
+package func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, count: Int) -> Bool {
     guard count <= buffer.count else { return false }
     var offset = 0
     if count > 0 {
@@ -104,14 +104,14 @@ public func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer,
 }
 
 /// Limits on what a reader accepts, so no header or manifest can make it allocate without bound.
-public enum ReadLimits {
+package enum ReadLimits {
     /// The largest manifest.json read (a whole-catalogue season is well under 1 MB).
-    public static let manifestBytes = 8 << 20
+    package static let manifestBytes = 8 << 20
     /// The largest snapshot object or cached file read: an uncompressed 16384×16384 ASTC 4×4 image
     /// is 256 MiB, far beyond any screen; the largest screen's PNG stays under 64 MiB.
-    public static let snapshotBytes = 64 << 20
+    package static let snapshotBytes = 64 << 20
     /// The largest applier state file read.
-    public static let stateBytes = 4 << 20
+    package static let stateBytes = 4 << 20
     /// The largest signature file read (`manifest.sig`, a slice's `.sig`: one line of base64).
-    public static let signatureBytes = 4096
+    package static let signatureBytes = 4096
 }

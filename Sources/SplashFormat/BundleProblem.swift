@@ -3,7 +3,7 @@ import Foundation
 /// What is wrong with a bundle.
 public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
     /// Why a bundle's `manifest.json` was not read, as a bundle problem.
-    public static func manifest(_ refusal: FileRefusal) -> BundleProblem {
+    package static func manifest(_ refusal: FileRefusal) -> BundleProblem {
         switch refusal {
         case .missing: return .missingManifest
         case .tooLarge(let size): return .manifestTooLarge(bytes: size, limit: ReadLimits.manifestBytes)
@@ -13,7 +13,7 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Why an object of `expected` bytes was not read, as a bundle problem.
-    public static func object(_ name: String, expected: Int, _ refusal: FileRefusal) -> BundleProblem {
+    package static func object(_ name: String, expected: Int, _ refusal: FileRefusal) -> BundleProblem {
         switch refusal {
         case .missing: return .missingObject(name)
         case .tooLarge(let size): return .sizeMismatch(object: name, expected: expected, found: size)

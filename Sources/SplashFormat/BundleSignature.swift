@@ -7,46 +7,21 @@ import Crypto
 #endif
 
 /// Ed25519 signatures over a bundle's `manifest.json`. The manifest pins every object by SHA-256,
-/// so one signature covers the whole bundle. Files are one line of text: `ed25519 <base64>`.
-public enum BundleSignature {
+/// so one signature covers the whole bundle. Files are one line of text: `ed25519 <base64>`. An app
+/// only verifies; making keys and signing are SplashFormatWriting's (the generator's).
+package enum BundleSignature {
     /// The signature file beside `manifest.json`.
-    public static let fileName = "manifest.sig"
-
-    /// A new signing key: the private key's file text and the public key's.
-    public static func makeKeyPair() -> (privateKey: String, publicKey: String) {
-        let key = Curve25519.Signing.PrivateKey()
-        return (
-            "ed25519-private " + key.rawRepresentation.base64EncodedString() + "\n",
-            "ed25519-public " + key.publicKey.rawRepresentation.base64EncodedString() + "\n"
-        )
-    }
-
-    /// The signature file's text for `manifest` bytes, signed with a private key file's text.
-    public static func sign(_ manifest: Data, privateKey text: String) throws(SignatureError) -> String {
-        let key: Curve25519.Signing.PrivateKey
-        do { key = try Curve25519.Signing.PrivateKey(rawRepresentation: try decode(text, kind: "ed25519-private")) } catch {
-            throw .badKey("not an ed25519 private key file")
-        }
-        guard let signature = try? key.signature(for: manifest) else { throw .badKey("signing failed") }
-        return "ed25519 " + signature.base64EncodedString() + "\n"
-    }
-
-    /// The raw public key of a private key file's text: what the tree's own signatures verify with.
-    public static func publicKey(ofPrivateKey text: String) throws(SignatureError) -> Data {
-        do { return try Curve25519.Signing.PrivateKey(rawRepresentation: try decode(text, kind: "ed25519-private")).publicKey.rawRepresentation } catch {
-            throw .badKey("not an ed25519 private key file")
-        }
-    }
+    package static let fileName = "manifest.sig"
 
     /// Reads a public key file's text (or the bare base64 key) into the raw 32 bytes an app pins.
-    public static func publicKey(_ text: String) throws(SignatureError) -> Data {
+    package static func publicKey(_ text: String) throws(SignatureError) -> Data {
         let raw = try decode(text, kind: "ed25519-public")
         guard (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil else { throw .badKey("not an ed25519 public key") }
         return raw
     }
 
     /// Checks a signature file's text against `manifest` bytes and a pinned public key.
-    public static func verify(_ manifest: Data, signature text: String?, publicKey: Data) -> BundleProblem? {
+    package static func verify(_ manifest: Data, signature text: String?, publicKey: Data) -> BundleProblem? {
         guard let text else { return .unsigned }
         guard let signature = try? decode(text, kind: "ed25519"),
             let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey),
@@ -55,7 +30,7 @@ public enum BundleSignature {
         return nil
     }
 
-    private static func decode(_ text: String, kind: String) throws(SignatureError) -> Data {
+    package static func decode(_ text: String, kind: String) throws(SignatureError) -> Data {
         let parts = text.split(whereSeparator: \.isWhitespace)
         let body = parts.count == 2 && parts[0] == kind ? parts[1] : (parts.count == 1 ? parts[0] : "")
         guard let data = Data(base64Encoded: String(body)) else { throw .badKey("expected \"\(kind) <base64>\"") }

@@ -11,12 +11,12 @@ import Darwin
 /// and every component below it with `openat(O_NOFOLLOW)`. A symbolic link anywhere below the root
 /// is refused, and no link swapped in after a check can redirect a later call: the folder a name is
 /// looked up in is the one already opened.
-public struct ContainedFolder: Sendable {
+package struct ContainedFolder: Sendable {
     /// The folder everything is reached from.
-    public let root: URL
+    package let root: URL
 
     /// Why a path below the root could not be reached.
-    public enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// The path is not below the root.
         case outside(String)
         /// A component of the path (given relative to the root) is a symbolic link.
@@ -25,7 +25,7 @@ public struct ContainedFolder: Sendable {
         case failed(String, Int32)
 
         /// What a reader is told.
-        public var description: String {
+        package var description: String {
             switch self {
             case .outside(let path): return "\(path) is outside the folder worked in"
             case .link(let path): return "\(path) is a symbolic link, and no link is followed"
@@ -35,12 +35,12 @@ public struct ContainedFolder: Sendable {
     }
 
     /// A folder reached from `root`.
-    public init(_ root: URL) {
+    package init(_ root: URL) {
         self.root = root
     }
 
     /// The components of `url` below the root: empty for the root itself.
-    public func components(of url: URL) throws(Failure) -> [String] {
+    package func components(of url: URL) throws(Failure) -> [String] {
         let base = root.standardizedFileURL.pathComponents
         let full = url.standardizedFileURL.pathComponents
         guard full.count >= base.count, Array(full.prefix(base.count)) == base else { throw .outside(url.path) }
@@ -50,19 +50,19 @@ public struct ContainedFolder: Sendable {
     }
 
     /// A descriptor of the folder at `url` (the caller closes it). `creating` makes missing folders.
-    public func openFolder(_ url: URL, creating: Bool = false) throws(Failure) -> Int32 {
+    package func openFolder(_ url: URL, creating: Bool = false) throws(Failure) -> Int32 {
         try openFolder(components(of: url), creating: creating)
     }
 
     /// A descriptor of the folder `url` is in, and `url`'s last name (the caller closes the descriptor).
-    public func openParent(of url: URL, creating: Bool = false) throws(Failure) -> (folder: Int32, name: String) {
+    package func openParent(of url: URL, creating: Bool = false) throws(Failure) -> (folder: Int32, name: String) {
         var parts = try components(of: url)
         guard let name = parts.popLast() else { throw .outside(url.path) }
         return (try openFolder(parts, creating: creating), name)
     }
 
     /// What is at `url`, links not followed: its `stat`, or nil when nothing is.
-    public func status(of url: URL) throws(Failure) -> stat? {
+    package func status(of url: URL) throws(Failure) -> stat? {
         let parts = try components(of: url)
         guard let name = parts.last else { return try withFolder(parts) { fd in Self.status(fd, nil) } }
         do {
@@ -75,7 +75,7 @@ public struct ContainedFolder: Sendable {
     }
 
     /// The names in the folder at `url` (nil when it is missing).
-    public func names(in url: URL) throws(Failure) -> [String]? {
+    package func names(in url: URL) throws(Failure) -> [String]? {
         let parts = try components(of: url)
         do {
             let fd = try openFolder(parts)
@@ -87,12 +87,12 @@ public struct ContainedFolder: Sendable {
     }
 
     /// What is at `url`, links not followed: nil when nothing is, or it cannot be reached without a link.
-    public func statusIfReachable(_ url: URL) -> stat? {
+    package func statusIfReachable(_ url: URL) -> stat? {
         (try? status(of: url)) ?? nil
     }
 
     /// The names in the folder at `url`: none when it is missing or cannot be reached without a link.
-    public func listing(_ url: URL) -> [String] {
+    package func listing(_ url: URL) -> [String] {
         ((try? names(in: url)) ?? nil) ?? []
     }
 
@@ -125,7 +125,7 @@ public struct ContainedFolder: Sendable {
     }
 
     /// What `name` in the folder `fd` is, links not followed (the folder itself when `name` is nil).
-    public static func status(_ fd: Int32, _ name: String?) -> stat? {
+    package static func status(_ fd: Int32, _ name: String?) -> stat? {
         var info = stat()
         if let name {
             return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
@@ -134,7 +134,7 @@ public struct ContainedFolder: Sendable {
     }
 
     /// The names in the folder `fd` (which stays open), without `.` and `..`.
-    public static func names(_ fd: Int32) -> [String] {
+    package static func names(_ fd: Int32) -> [String] {
         let copy = dup(fd)
         guard copy >= 0, let stream = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
@@ -155,7 +155,7 @@ public struct ContainedFolder: Sendable {
     /// Removes `name` from the folder `fd`: a file or link itself, a folder with all it holds
     /// (reached by descriptor, so no link inside is followed). A missing one is fine; returns `errno`
     /// of the first failure, or 0.
-    public static func remove(_ name: String, in fd: Int32) -> Int32 {
+    package static func remove(_ name: String, in fd: Int32) -> Int32 {
         guard let info = status(fd, name) else { return errno == ENOENT ? 0 : errno }
         if info.st_mode & S_IFMT != S_IFDIR { return unlinkat(fd, name, 0) == 0 || errno == ENOENT ? 0 : errno }
         let folder = retrying { openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
@@ -172,7 +172,7 @@ public struct ContainedFolder: Sendable {
     }
 
     /// The result of `call`, made again while a signal cuts it short (`EINTR`).
-    public static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+    package static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result {
         var result = call()
         while result < 0, errno == EINTR { result = call() }
         return result

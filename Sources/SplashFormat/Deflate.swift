@@ -9,38 +9,11 @@ import CSystemZlib
 /// Raw DEFLATE (RFC 1951, no zlib or gzip wrapper): how `splashgen publish` stores each object for
 /// download, in the one form a phone inflates with no extra library (Apple's Compression framework,
 /// `COMPRESSION_ZLIB`; zlib elsewhere). Inflating is bounded by the size the signed manifest states.
-public enum Deflate {
-    /// `data` compressed (zlib's best level; Compression's single level on Apple platforms).
-    public static func compress(_ data: Data) throws(DeflateError) -> Data {
-        #if canImport(Compression)
-        guard !data.isEmpty else { throw .failed("nothing to compress") }
-        let capacity = data.count + data.count / 16 + 1024
-        var output = Data(count: capacity)
-        let written = output.withUnsafeMutableBytes { out -> Int in
-            data.withUnsafeBytes { input -> Int in
-                guard let target = out.bindMemory(to: UInt8.self).baseAddress, let source = input.bindMemory(to: UInt8.self).baseAddress else { return 0 }
-                return compression_encode_buffer(target, capacity, source, data.count, nil, COMPRESSION_ZLIB)
-            }
-        }
-        guard written > 0 else { throw .failed("compression_encode_buffer failed") }
-        return output.prefix(written)
-        #else
-        var stream = z_stream()
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw .failed("deflateInit2 failed")
-        }
-        defer { deflateEnd(&stream) }
-        var output = Data(count: Int(deflateBound(&stream, uLong(data.count))))
-        let status = finish(&stream, data, into: &output, with: deflate)
-        guard status == Z_STREAM_END else { throw .failed("deflate returned \(status)") }
-        return output.prefix(Int(stream.total_out))
-        #endif
-    }
-
+package enum Deflate {
     /// Inflates `data`, which must give exactly `expectedSize` bytes (at most ``ReadLimits/snapshotBytes``):
     /// a stream that is damaged, ends early, would give more, or has bytes after its end is refused
     /// without ever holding more than `expectedSize + 1` bytes.
-    public static func inflate(_ data: Data, expectedSize: Int) throws(DeflateError) -> Data {
+    package static func inflate(_ data: Data, expectedSize: Int) throws(DeflateError) -> Data {
         guard (0...ReadLimits.snapshotBytes).contains(expectedSize) else { throw .tooLarge(expectedSize) }
         let capacity = expectedSize + 1
         var output = Data(count: capacity)
@@ -58,7 +31,7 @@ public enum Deflate {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw .failed("inflateInit2 failed") }
         defer { inflateEnd(&stream) }
-        let status = finish(&stream, data, into: &output, with: CSystemZlib.inflate)
+        let status = zlibFinish(&stream, data, into: &output, with: CSystemZlib.inflate)
         switch status {
         case Z_STREAM_END:
             guard stream.avail_in == 0 else { throw .damaged("\(stream.avail_in) bytes after the end of the stream") }
@@ -77,7 +50,7 @@ public enum Deflate {
 
 #if !canImport(Compression)
 /// Runs one zlib stream over all of `input` into `output` in a single `Z_FINISH` call.
-private func finish(
+package func zlibFinish(
     _ stream: inout z_stream, _ input: Data, into output: inout Data,
     with step: (UnsafeMutablePointer<z_stream>, Int32) -> Int32
 ) -> Int32 {
@@ -95,7 +68,7 @@ private func finish(
 #endif
 
 /// Why DEFLATE data could not be made or read.
-public enum DeflateError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum DeflateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The codec could not be set up or did not finish.
     case failed(String)
     /// The stream is not valid DEFLATE, ends early, or has trailing bytes.
@@ -105,7 +78,7 @@ public enum DeflateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The stated size is beyond any snapshot.
     case tooLarge(Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .failed(let detail): return "deflate failed: \(detail)"
         case .damaged(let detail): return "not a valid DEFLATE stream: \(detail)"

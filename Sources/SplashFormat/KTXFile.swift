@@ -1,74 +1,74 @@
 import Foundation
 
 /// A Khronos KTX 1.1 file with a single 2D image level, as iOS caches launch snapshots.
-public struct KTXFile: Equatable, Sendable {
+package struct KTXFile: Equatable, Sendable {
     /// The 12-byte file identifier `«KTX 11»\r\n\x1A\n`.
-    public static let identifier: [UInt8] = [0xAB, 0x4B, 0x54, 0x58, 0x20, 0x31, 0x31, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let identifier: [UInt8] = [0xAB, 0x4B, 0x54, 0x58, 0x20, 0x31, 0x31, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A]
     /// `GL_COMPRESSED_RGBA_ASTC_4x4_KHR`, what the OS writes.
-    public static let astc4x4RGBA: UInt32 = 0x93B0
+    package static let astc4x4RGBA: UInt32 = 0x93B0
     /// `GL_RGBA`.
-    public static let glRGBA: UInt32 = 0x1908
+    package static let glRGBA: UInt32 = 0x1908
     /// Bytes before the key/value data: identifier plus thirteen UInt32 fields.
-    public static let headerSize = 64
+    package static let headerSize = 64
 
     /// `glType` (0 for compressed formats).
-    public var glType: UInt32 = 0
+    package var glType: UInt32 = 0
     /// `glTypeSize` (1 for compressed formats).
-    public var glTypeSize: UInt32 = 1
+    package var glTypeSize: UInt32 = 1
     /// `glFormat` (0 for compressed formats).
-    public var glFormat: UInt32 = 0
+    package var glFormat: UInt32 = 0
     /// `glInternalFormat`.
-    public var glInternalFormat: UInt32 = KTXFile.astc4x4RGBA
+    package var glInternalFormat: UInt32 = KTXFile.astc4x4RGBA
     /// `glBaseInternalFormat`.
-    public var glBaseInternalFormat: UInt32 = KTXFile.glRGBA
+    package var glBaseInternalFormat: UInt32 = KTXFile.glRGBA
     /// Image width in pixels.
-    public var pixelWidth: UInt32
+    package var pixelWidth: UInt32
     /// Image height in pixels.
-    public var pixelHeight: UInt32
+    package var pixelHeight: UInt32
     /// 0 for a 2D texture.
-    public var pixelDepth: UInt32 = 0
+    package var pixelDepth: UInt32 = 0
     /// 0 when not an array texture.
-    public var numberOfArrayElements: UInt32 = 0
+    package var numberOfArrayElements: UInt32 = 0
     /// 1 when not a cube map.
-    public var numberOfFaces: UInt32 = 1
+    package var numberOfFaces: UInt32 = 1
     /// Mipmap levels stored.
-    public var numberOfMipmapLevels: UInt32 = 1
+    package var numberOfMipmapLevels: UInt32 = 1
     /// Key/value pairs in file order; values keep their bytes (often NUL-terminated text).
-    public var keyValues: [KeyValue] = []
+    package var keyValues: [KeyValue] = []
     /// The first level's image data.
-    public var levelData: Data
+    package var levelData: Data
 
     /// One key/value metadata pair.
-    public struct KeyValue: Equatable, Sendable {
+    package struct KeyValue: Equatable, Sendable {
         /// The key, UTF-8.
-        public var key: String
+        package var key: String
         /// The value's bytes.
-        public var value: Data
+        package var value: Data
 
         /// Makes a pair.
-        public init(key: String, value: Data) {
+        package init(key: String, value: Data) {
             self.key = key
             self.value = value
         }
     }
 
     /// Makes an ASTC 4×4 KTX file around block data.
-    public init(astc4x4Width width: Int, height: Int, blocks: Data) {
+    package init(astc4x4Width width: Int, height: Int, blocks: Data) {
         pixelWidth = UInt32(width)
         pixelHeight = UInt32(height)
         levelData = blocks
     }
 
     /// Bytes of ASTC 4×4 data for a `width`×`height` image.
-    public static func astc4x4ByteCount(width: Int, height: Int) -> Int {
+    package static func astc4x4ByteCount(width: Int, height: Int) -> Int {
         ((width + 3) / 4) * ((height + 3) / 4) * 16
     }
 
     /// Whether the level data is LZFSE-compressed (Apple's `Compression_APPLE` key).
-    public var isAppleCompressed: Bool { keyValues.contains { $0.key == "Compression_APPLE" } }
+    package var isAppleCompressed: Bool { keyValues.contains { $0.key == "Compression_APPLE" } }
 
     /// The file's bytes, little-endian, exactly as the KTX 1.1 specification lays them out.
-    public func serialized() -> Data {
+    package func serialized() -> Data {
         var out = Data(Self.identifier)
         var keyValueBytes = Data()
         for pair in keyValues {
@@ -96,7 +96,7 @@ public struct KTXFile: Equatable, Sendable {
     /// Parses a KTX 1.1 file and checks that it is a single-level 2D image whose level is whole.
     /// With `includingLevel: false` every check is made but the level's bytes are not copied
     /// (`levelData` stays empty): enough to verify a header and read the pixel size.
-    public init(parsing data: Data, includingLevel: Bool = true) throws(SnapshotFormatError) {
+    package init(parsing data: Data, includingLevel: Bool = true) throws(SnapshotFormatError) {
         let data = data.startIndex == 0 ? data : Data(data)
         guard data.count >= Self.headerSize else { throw .truncated(needed: Self.headerSize, found: data.count) }
         guard [UInt8](data.prefix(12)) == Self.identifier else { throw .notKTX }
@@ -150,7 +150,7 @@ public struct KTXFile: Equatable, Sendable {
     /// (splashgen writes the raw and the compressed byte counts there; readers do not rely on them)
     /// followed by an LZFSE stream of the ASTC 4×4 blocks: a layout readers parse (docs/ios-launch-cache.md
     /// §3), though no iOS release is known to write it for launch snapshots.
-    public init(appleCompressedASTC4x4Width width: Int, height: Int, blocks: Data) {
+    package init(appleCompressedASTC4x4Width width: Int, height: Int, blocks: Data) {
         let level = Self.appleCompressedLevel(blockBytes: blocks.count, stream: Data(LZFSE.compress([UInt8](blocks))))
         self.init(astc4x4Width: width, height: height, blocks: level)
         keyValues = [KeyValue(key: "Compression_APPLE", value: Data())]
@@ -168,7 +168,7 @@ public struct KTXFile: Equatable, Sendable {
 
     /// The ASTC 4×4 blocks of the level, decompressed when the file is Apple-compressed; exactly as
     /// many bytes as the pixel size needs.
-    public func astcBlocks() throws(SnapshotFormatError) -> Data {
+    package func astcBlocks() throws(SnapshotFormatError) -> Data {
         let expected = Self.astc4x4ByteCount(width: Int(pixelWidth), height: Int(pixelHeight))
         guard isAppleCompressed else {
             guard levelData.count == expected else { throw .wrongLevelSize(expected: expected, found: levelData.count) }
@@ -181,7 +181,7 @@ public struct KTXFile: Equatable, Sendable {
     static let appleCompressedLead = 8
     /// The largest width or height accepted in a header: beyond every screen, and small enough that
     /// no size computed from it can overflow.
-    public static let maxDimension: UInt32 = 16384
+    package static let maxDimension: UInt32 = 16384
 
     /// The checks every container makes on its header (after its own check that the image is 2D):
     /// an ASTC 4×4 image of a sane, non-zero size.
@@ -204,7 +204,7 @@ public struct KTXFile: Equatable, Sendable {
 
 /// Why bytes are not a launch snapshot container splashgen can use (KTX 1.1, ATX, or their LZFSE
 /// payload).
-public enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
+package enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
     /// Fewer bytes than the structure needs.
     case truncated(needed: Int, found: Int)
     /// The identifier is not KTX 1.1's.
@@ -237,7 +237,7 @@ public enum SnapshotFormatError: Error, Equatable, CustomStringConvertible {
     /// Content this reader does not take.
     case unsupported(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let needed, let found): return "truncated file: needs at least \(needed) bytes, has \(found)"
         case .notKTX: return "not a KTX 1.1 file (identifier does not match)"

@@ -3,25 +3,25 @@ import Foundation
 extension Manifest {
     /// The campaigns that apply to app version `version` (every one when nil): both the bundle's
     /// range (schema 1) and the campaign's own hold it.
-    public func campaigns(forAppVersion version: String?) -> [Campaign] {
+    package func campaigns(forAppVersion version: String?) -> [Campaign] {
         guard let version else { return campaigns }
         return campaigns.filter { versionBound(excluding: $0, appVersion: version) == nil }
     }
 
     /// A version bound that keeps a campaign from an app version: `min_version` or `max_version`,
     /// the bundle's (schema 1) or the campaign's own.
-    public struct VersionBound: Equatable, Sendable {
+    package struct VersionBound: Equatable, Sendable {
         /// The app's version is below `min_version` (else above `max_version`).
-        public var below: Bool
+        package var below: Bool
         /// The bound's text.
-        public var version: String
+        package var version: String
         /// The bundle's range (`app.min_version`/`max_version`), not the campaign's own.
-        public var ofBundle: Bool
+        package var ofBundle: Bool
     }
 
     /// The first bound of the bundle's range and then the campaign's own that app version `version`
     /// falls outside; nil when the campaign applies to it.
-    public func versionBound(excluding campaign: Campaign, appVersion version: String) -> VersionBound? {
+    package func versionBound(excluding campaign: Campaign, appVersion version: String) -> VersionBound? {
         let number = VersionNumber(version)
         for (min, max, ofBundle) in [(app.minVersion, app.maxVersion, true), (campaign.minVersion, campaign.maxVersion, false)] {
             if let min, number < VersionNumber(min) { return VersionBound(below: true, version: min, ofBundle: ofBundle) }
@@ -32,12 +32,12 @@ extension Manifest {
 
     /// The campaign marked as the app's own screen (`own_screen`), in force or not: the reference a
     /// black render is told by, and what goes where one would come back.
-    public var ownScreenCampaign: Campaign? { campaigns.first { $0.ownScreen == true } }
+    package var ownScreenCampaign: Campaign? { campaigns.first { $0.ownScreen == true } }
 
     /// The campaign shown at `date` to app version `version`: of those in force, the highest
     /// priority (the first listed among equals, which a build refuses when their windows overlap);
     /// nil when none is in force, and the originals are shown.
-    public func campaign(inForceAt date: Date, appVersion version: String?) -> Campaign? {
+    package func campaign(inForceAt date: Date, appVersion version: String?) -> Campaign? {
         var best: Campaign?
         for campaign in campaigns(forAppVersion: version) where campaign.schedule.contains(date) {
             if let shown = best, campaign.priority <= shown.priority { continue }
@@ -48,13 +48,13 @@ extension Manifest {
 
     /// The next instant after `date` at which what is shown may change: the nearest start or end of
     /// any campaign for this version.
-    public func nextChange(after date: Date, appVersion version: String?) -> Date? {
+    package func nextChange(after date: Date, appVersion version: String?) -> Date? {
         boundaries(appVersion: version).first { $0 > date }
     }
 
     /// What is shown from the first campaign's start on: consecutive spans, each with the campaign in
     /// force (nil: the originals); the last span has no end when what it shows never ends.
-    public func timeline(appVersion version: String?) -> [(start: Date, end: Date?, campaign: Campaign?)] {
+    package func timeline(appVersion version: String?) -> [(start: Date, end: Date?, campaign: Campaign?)] {
         let instants = boundaries(appVersion: version)
         var spans: [(start: Date, end: Date?, campaign: Campaign?)] = []
         for (index, start) in instants.enumerated() {

@@ -2,48 +2,48 @@ import Foundation
 
 /// The bundle's table of contents: which snapshot object serves which screen, orientation and
 /// appearance, for which app and schedule. Written by `splashgen build`, read by the applier.
-public struct Manifest: Codable, Equatable, Sendable {
+package struct Manifest: Codable, Equatable, Sendable {
     /// The newest manifest schema this code reads and the one it writes. Schema 2 added seasons:
     /// campaign priorities and version ranges, open-ended schedules, the publish serial. Schema 3
     /// moved the marker from each campaign to the app (it is the app's storyboard's, one for every
     /// campaign); schemas 1 and 2 are still read, their campaigns' markers as the app's when they agree.
-    public static let currentSchema = 3
+    package static let currentSchema = 3
 
     /// Schema version of this manifest.
-    public var schema: Int
+    package var schema: Int
     /// The tool and version that wrote it, e.g. `splashgen 0.1.0`.
-    public var generator: String
+    package var generator: String
     /// The app the bundle is for.
-    public var app: App
+    package var app: App
     /// The campaigns in the bundle, each with its own schedule and snapshots.
-    public var campaigns: [Campaign]
+    package var campaigns: [Campaign]
     /// Set by `splashgen publish`: a number that only grows from one publication to the next, inside
     /// the signature, so a fetcher can refuse an older manifest replayed to it. Nil when unpublished.
-    public var serial: Int?
+    package var serial: Int?
     /// Set on a one-screen slice (`publish`'s `screens/<W>x<H>.json`, `pack --slice` by pixels): the
     /// screen it is for, in portrait pixels, inside the signature. A fetcher refuses a slice that is
     /// not for its own screen, however validly signed. Nil on a whole manifest.
-    public var screen: Size?
+    package var screen: Size?
 
     /// The app a bundle applies to.
-    public struct App: Codable, Equatable, Sendable {
+    package struct App: Codable, Equatable, Sendable {
         /// `CFBundleIdentifier`.
-        public var bundleID: String
+        package var bundleID: String
         /// Lowest `CFBundleShortVersionString` every campaign applies to (inclusive), if any (schema 1;
         /// since schema 2 each campaign carries its own range).
-        public var minVersion: String?
+        package var minVersion: String?
         /// Highest `CFBundleShortVersionString` every campaign applies to (inclusive), if any (schema 1).
-        public var maxVersion: String?
+        package var maxVersion: String?
         /// The app's storyboard marker, which tells the OS's light renders from its dark ones (every
         /// manifest from schema 3 has it; read from the campaigns of older ones).
-        public var marker: Marker?
+        package var marker: Marker?
 
         private enum CodingKeys: String, CodingKey {
             case bundleID = "bundle_id", minVersion = "min_version", maxVersion = "max_version", marker
         }
 
         /// Makes an app description.
-        public init(bundleID: String, minVersion: String? = nil, maxVersion: String? = nil, marker: Marker? = nil) {
+        package init(bundleID: String, minVersion: String? = nil, maxVersion: String? = nil, marker: Marker? = nil) {
             self.bundleID = bundleID
             self.minVersion = minVersion
             self.maxVersion = maxVersion
@@ -52,28 +52,28 @@ public struct Manifest: Codable, Equatable, Sendable {
     }
 
     /// One campaign: when it is in force and what it shows.
-    public struct Campaign: Codable, Equatable, Sendable {
+    package struct Campaign: Codable, Equatable, Sendable {
         /// The campaign's name, e.g. `double11`.
-        public var id: String
+        package var id: String
         /// When it starts and ends.
-        public var schedule: Schedule
+        package var schedule: Schedule
         /// Whether the snapshots are grey (luma only).
-        public var grey: Bool
+        package var grey: Bool
         /// How the snapshot objects are encoded.
-        public var encoding: SnapshotEncoding
+        package var encoding: SnapshotEncoding
         /// True for the app's own launch screen as its storyboard draws it (`own_screen` in the
         /// campaign file): the applier tells a black render of the OS's by it, in force or not, and
         /// puts it where such a render would come back (docs/ios-launch-cache.md §6).
-        public var ownScreen: Bool?
+        package var ownScreen: Bool?
         /// One entry per (screen size, orientation, appearance).
-        public var snapshots: [Snapshot]
+        package var snapshots: [Snapshot]
         /// Of the campaigns in force at one instant, the highest priority is shown (a day of mourning
         /// outranks a sale). Two campaigns of one priority never overlap.
-        public var priority: Int
+        package var priority: Int
         /// Lowest `CFBundleShortVersionString` the campaign applies to (inclusive), if any.
-        public var minVersion: String?
+        package var minVersion: String?
         /// Highest `CFBundleShortVersionString` the campaign applies to (inclusive), if any.
-        public var maxVersion: String?
+        package var maxVersion: String?
 
         private enum CodingKeys: String, CodingKey {
             case id, schedule, grey, encoding, snapshots, priority
@@ -81,7 +81,7 @@ public struct Manifest: Codable, Equatable, Sendable {
         }
 
         /// Makes a campaign entry.
-        public init(
+        package init(
             id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, snapshots: [Snapshot],
             priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil, ownScreen: Bool = false
         ) {
@@ -97,7 +97,7 @@ public struct Manifest: Codable, Equatable, Sendable {
         }
 
         /// Reads a campaign; a schema 1 campaign has priority 0 and no range of its own.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let keys = try decoder.container(keyedBy: CodingKeys.self)
             id = try keys.decode(String.self, forKey: .id)
             schedule = try keys.decode(Schedule.self, forKey: .schedule)
@@ -113,47 +113,47 @@ public struct Manifest: Codable, Equatable, Sendable {
 
     /// A half-open time window `[start, end)`; with no end, in force from `start` on (the app's own
     /// launch screen, kept to repair a black render).
-    public struct Schedule: Codable, Equatable, Sendable {
+    package struct Schedule: Codable, Equatable, Sendable {
         /// First instant the campaign is in force.
-        public var start: Date
+        package var start: Date
         /// First instant it no longer is; nil when it never ends.
-        public var end: Date?
+        package var end: Date?
         /// The UTC offset the campaign's start was written with (`+08:00`, or `Z`), to show the
         /// schedule as its author wrote it; nil in manifests made before it was recorded.
-        public var offset: String?
+        package var offset: String?
 
         /// Makes a schedule.
-        public init(start: Date, end: Date?, offset: String? = nil) {
+        package init(start: Date, end: Date?, offset: String? = nil) {
             self.start = start
             self.end = end
             self.offset = offset
         }
 
         /// The time zone of ``offset``, when it reads.
-        public var writtenTimeZone: TimeZone? {
+        package var writtenTimeZone: TimeZone? {
             offset.flatMap { ScheduleTime.timeZone(of: "2000-01-01T00:00:00" + $0) }
         }
 
         /// Whether `date` falls in the window.
-        public func contains(_ date: Date) -> Bool { start <= date && end.map { date < $0 } ?? true }
+        package func contains(_ date: Date) -> Bool { start <= date && end.map { date < $0 } ?? true }
 
         /// Whether the two windows share an instant.
-        public func overlaps(_ other: Schedule) -> Bool {
+        package func overlaps(_ other: Schedule) -> Bool {
             (end.map { other.start < $0 } ?? true) && (other.end.map { start < $0 } ?? true)
         }
     }
 
     /// The marker: a tiny system-coloured view at the storyboard's bottom-right corner.
-    public struct Marker: Codable, Equatable, Sendable {
+    package struct Marker: Codable, Equatable, Sendable {
         /// `#RRGGBB` in light appearance.
-        public var light: String
+        package var light: String
         /// `#RRGGBB` in dark appearance.
-        public var dark: String
+        package var dark: String
         /// Side of the marker square, in pixels.
-        public var size: Int
+        package var size: Int
 
         /// Makes a marker description.
-        public init(light: String, dark: String, size: Int) {
+        package init(light: String, dark: String, size: Int) {
             self.light = light
             self.dark = dark
             self.size = size
@@ -173,31 +173,31 @@ public struct Manifest: Codable, Equatable, Sendable {
     }
 
     /// One precomputed launch snapshot.
-    public struct Snapshot: Codable, Equatable, Sendable {
+    package struct Snapshot: Codable, Equatable, Sendable {
         /// Screen size in points, portrait (width < height).
-        public var points: Size
+        package var points: Size
         /// `UIScreen.scale`.
-        public var scale: Int
+        package var scale: Int
         /// The image's pixel size, as laid out for `orientation`.
-        public var pixels: Size
+        package var pixels: Size
         /// Portrait or landscape.
-        public var orientation: Orientation
+        package var orientation: Orientation
         /// Light or dark.
-        public var appearance: Appearance
+        package var appearance: Appearance
         /// `iphone` or `ipad`.
-        public var family: String
+        package var family: String
         /// Catalogue names of the devices that show this snapshot.
-        public var devices: [String]
+        package var devices: [String]
         /// SHA-256 of the object's bytes, lowercase hex; its file is `objects/<object>`.
-        public var object: String
+        package var object: String
         /// The object's size in bytes.
-        public var bytes: Int
+        package var bytes: Int
         /// Set by `splashgen publish`: the size of `objects/<object>.deflate`, the object as raw
         /// DEFLATE (what a phone downloads), so a fetcher knows how much to accept before inflating.
-        public var deflated: Int?
+        package var deflated: Int?
 
         /// Makes a snapshot entry.
-        public init(
+        package init(
             points: Size, scale: Int, pixels: Size, orientation: Orientation, appearance: Appearance,
             family: String, devices: [String], object: String, bytes: Int, deflated: Int? = nil
         ) {
@@ -214,30 +214,11 @@ public struct Manifest: Codable, Equatable, Sendable {
         }
     }
 
-    /// A width and a height.
-    public struct Size: Codable, Equatable, Hashable, Sendable {
-        /// Horizontal extent.
-        public var width: Int
-        /// Vertical extent.
-        public var height: Int
-
-        /// Makes a size.
-        public init(width: Int, height: Int) {
-            self.width = width
-            self.height = height
-        }
-
-        /// Whether a file that records `recorded` pixels is a snapshot of this size: the same, or one
-        /// pixel wider or taller with the same ASTC 4×4 block count (device-written files have been
-        /// seen recording 1180 for a 1179-pixel screen, docs/ios-launch-cache.md §3).
-        public func isScreen(ofRecorded recorded: Size) -> Bool {
-            func same(_ screen: Int, _ file: Int) -> Bool { file == screen || (file == screen + 1 && (file + 3) / 4 == (screen + 3) / 4) }
-            return same(width, recorded.width) && same(height, recorded.height)
-        }
-    }
+    /// A width and a height (``ScreenSize``).
+    package typealias Size = ScreenSize
 
     /// Makes a manifest.
-    public init(schema: Int = Manifest.currentSchema, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
+    package init(schema: Int = Manifest.currentSchema, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
         self.schema = schema
         self.generator = generator
         self.app = app
@@ -253,7 +234,7 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// Reads a manifest. Schemas 1 and 2 kept the marker in each campaign: the app's marker is theirs
     /// when they agree, and a manifest whose campaigns disagree is refused by name (the marker is the
     /// app's storyboard's, so one of them would misread the OS's renders).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let keys = try decoder.container(keyedBy: CodingKeys.self)
         schema = try keys.decode(Int.self, forKey: .schema)
         generator = try keys.decode(String.self, forKey: .generator)
@@ -279,13 +260,13 @@ public struct Manifest: Codable, Equatable, Sendable {
 }
 
 /// Why a manifest could not be read.
-public enum ManifestError: Error, Equatable, CustomStringConvertible {
+package enum ManifestError: Error, Equatable, CustomStringConvertible {
     /// The bytes are not a JSON manifest of the expected shape.
     case malformed(String)
     /// The manifest was written by a newer splashgen.
     case newerSchema(found: Int, supported: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let detail):
             return "malformed manifest: \(detail)"
@@ -299,7 +280,7 @@ extension Manifest {
     private struct SchemaProbe: Decodable { var schema: Int }
 
     /// Reads a manifest, refusing a schema newer than ``currentSchema`` before anything else.
-    public static func decode(from data: Data) throws(ManifestError) -> Manifest {
+    package static func decode(from data: Data) throws(ManifestError) -> Manifest {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let probe: SchemaProbe
@@ -319,7 +300,7 @@ extension Manifest {
 
     /// Letters, digits and hyphens in two or more dot-separated parts (at most 255 bytes): a bundle
     /// identifier, and so never a path. Campaign files, manifests and the applier all take this one.
-    public static func isBundleIdentifier(_ text: String) -> Bool {
+    package static func isBundleIdentifier(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         return text.utf8.count <= 255 && parts.count >= 2
             && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
@@ -370,7 +351,7 @@ extension Manifest {
     }
 
     /// The manifest as canonical JSON: sorted keys, UTC dates, a final newline.
-    public func encoded() -> Data {
+    package func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
@@ -402,14 +383,36 @@ extension Manifest {
 
 extension Manifest.Snapshot {
     /// The screen in points as this snapshot shows it (width and height swapped in landscape).
-    public var orientedPoints: Manifest.Size {
+    package var orientedPoints: Manifest.Size {
         orientation == .portrait ? points : Manifest.Size(width: points.height, height: points.width)
     }
 
     /// Whether points × scale is the pixel size (checked without overflow, whatever the values).
-    public var pointsMatchPixels: Bool {
+    package var pointsMatchPixels: Bool {
         let size = orientedPoints
         let width = size.width.multipliedReportingOverflow(by: scale), height = size.height.multipliedReportingOverflow(by: scale)
         return !width.overflow && !height.overflow && width.partialValue == pixels.width && height.partialValue == pixels.height
+    }
+}
+
+/// A width and a height in pixels: a screen's, a snapshot's (`Manifest.Size` inside SplashFormat).
+public struct ScreenSize: Codable, Equatable, Hashable, Sendable {
+    /// Horizontal extent.
+    public var width: Int
+    /// Vertical extent.
+    public var height: Int
+
+    /// Makes a size.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Whether a file that records `recorded` pixels is a snapshot of this size: the same, or one
+    /// pixel wider or taller with the same ASTC 4×4 block count (device-written files have been
+    /// seen recording 1180 for a 1179-pixel screen, docs/ios-launch-cache.md §3).
+    package func isScreen(ofRecorded recorded: ScreenSize) -> Bool {
+        func same(_ screen: Int, _ file: Int) -> Bool { file == screen || (file == screen + 1 && (file + 3) / 4 == (screen + 3) / 4) }
+        return same(width, recorded.width) && same(height, recorded.height)
     }
 }

@@ -1,26 +1,26 @@
 /// How a snapshot's bottom-right corner tells light from dark: the rule the applier's classifier
 /// reads files by, shared so that the build can check, before it writes anything, that its own
 /// snapshots read as what they are.
-public enum MarkerReading {
+package enum MarkerReading {
     /// The side of the storyboard's marker view, in points (a 0.5×0.5 pt view in the corner).
-    public static let viewPoints = 0.5
+    package static let viewPoints = 0.5
     /// The side of the bottom-right corner a reading needs (and the sample the decoders keep): the
     /// view's pixels at any scale, the pixel beside them, and room for ASTC's 4×4 blocks.
-    public static let cornerSide = 8
+    package static let cornerSide = 8
 
     /// The pixels of the bottom rows and right columns the view covers at `scale`: ⌈0.5 × scale⌉.
-    public static func span(scale: Int) -> Int { Int((viewPoints * Double(scale)).rounded(.up)) }
+    package static func span(scale: Int) -> Int { Int((viewPoints * Double(scale)).rounded(.up)) }
 
     /// The column (in a corner `width` pixels wide) of the pixel just beside the view, which the
     /// reading takes for the colour under it.
-    public static func underColumn(width: Int, scale: Int) -> Int { width - span(scale: scale) - 1 }
+    package static func underColumn(width: Int, scale: Int) -> Int { width - span(scale: scale) - 1 }
 
     /// The smallest square stamp, in pixels, that reads as the marker at every scale up to `scale`:
     /// the view's span and the pixel beside it, so that the colour "under" is the marker's own.
-    public static func smallestStamp(scale: Int) -> Int { span(scale: scale) + 1 }
+    package static func smallestStamp(scale: Int) -> Int { span(scale: scale) + 1 }
 
     /// The stamp a campaign gets unless it says otherwise: readable on every phone (@3x at most).
-    public static let defaultStamp = smallestStamp(scale: 3)
+    package static let defaultStamp = smallestStamp(scale: 3)
 
     /// The appearance whose marker colour explains the bottom-right `corner` clearly better than the
     /// other's, or nil. The 0.5×0.5 pt view covers the last `0.5 × scale` pixels of the bottom rows
@@ -28,7 +28,7 @@ public enum MarkerReading {
     /// the colour just outside the view; a colour decides when its largest error is within an eighth
     /// of the distance between the two marker colours and the other's is at least half that distance.
     /// `corner` is the bottom-right corner of a snapshot (or the whole of it).
-    public static func appearance(of corner: RGBAImage, scale: Int, light: RGBAColor, dark: RGBAColor) -> Appearance? {
+    package static func appearance(of corner: RGBAImage, scale: Int, light: RGBAColor, dark: RGBAColor) -> Appearance? {
         let side = viewPoints * Double(scale)
         let span = span(scale: scale)
         guard corner.width > span, corner.height > span else { return nil }

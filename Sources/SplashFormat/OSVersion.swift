@@ -25,7 +25,7 @@ public struct OSVersion: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(major).\(minor)" }
 
     /// The launch snapshot folder inside the app's data container, for `bundleID` (docs/ios-launch-cache.md §2).
-    public func snapshotFolder(bundleID: String) -> String {
+    package func snapshotFolder(bundleID: String) -> String {
         major >= 13 ? "Library/SplashBoard/Snapshots/\(bundleID) - {DEFAULT GROUP}" : "Library/Caches/Snapshots/\(bundleID)"
     }
 }

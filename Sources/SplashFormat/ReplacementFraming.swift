@@ -20,7 +20,7 @@ import Foundation
 ///
 /// Anything else (a tiled ATX payload, other chunks, a KTX whose lead is something else, a PNG or
 /// JPEG the OS did not write) is ``Unsupported``: the file is left as the OS wrote it.
-public enum ReplacementFraming: Equatable, Sendable {
+package enum ReplacementFraming: Equatable, Sendable {
     /// ATX laid out as launch snapshots are, with these `HEAD` words and this payload chunk's tag
     /// (`LZFS`, or `ASTC`/`astc` for raw blocks in row order).
     case atx(head: [UInt32], payload: String)
@@ -28,17 +28,17 @@ public enum ReplacementFraming: Equatable, Sendable {
     case ktx(KTXFile)
 
     /// Why an original's container cannot be reproduced, naming what it holds.
-    public struct Unsupported: Error, Equatable, CustomStringConvertible {
+    package struct Unsupported: Error, Equatable, CustomStringConvertible {
         /// What the original holds, in a reader's words ("ATX with an ASTC payload", …).
-        public let holds: String
+        package let holds: String
 
-        public init(holds: String) { self.holds = holds }
+        package init(holds: String) { self.holds = holds }
 
-        public var description: String { "holds \(holds), a container splashgen cannot write again exactly; left as the OS wrote it" }
+        package var description: String { "holds \(holds), a container splashgen cannot write again exactly; left as the OS wrote it" }
     }
 
     /// The framing of `original`, or why it cannot be reproduced.
-    public init(original: Data) throws(Unsupported) {
+    package init(original: Data) throws(Unsupported) {
         switch SnapshotContent(sniffing: original) {
         case .atx:
             let file: ATXFile
@@ -87,7 +87,7 @@ public enum ReplacementFraming: Equatable, Sendable {
     /// The replacement: this framing around the picture of `object`, a bundle object (ATX or KTX
     /// around ASTC 4×4 blocks) already checked whole. A PNG object is written as it is: it is what
     /// run-time libraries leave, which the OS reads by its content (§9), not a container of the OS's.
-    public func replacement(of object: Data) throws(SnapshotFormatError) -> Data {
+    package func replacement(of object: Data) throws(SnapshotFormatError) -> Data {
         guard SnapshotContent(sniffing: object) != .png else { return object }
         let picture = try Picture(object)
         switch self {
@@ -110,7 +110,7 @@ public enum ReplacementFraming: Equatable, Sendable {
     /// what ``replacement(of:)`` makes of it. A replacement carries the object's own LZFSE stream
     /// when the object has one, so two streams are compared as bytes, nothing inflated; otherwise
     /// the ASTC 4×4 blocks are.
-    public static func file(_ file: Data, carriesPictureOf object: Data) -> Bool {
+    package static func file(_ file: Data, carriesPictureOf object: Data) -> Bool {
         guard let mine = try? Picture(file), let theirs = try? Picture(object) else { return false }
         if let a = mine.carriedStream, let b = theirs.carriedStream { return a == b }
         guard let a = try? mine.blocks(), let b = try? theirs.blocks() else { return false }
@@ -120,7 +120,7 @@ public enum ReplacementFraming: Equatable, Sendable {
     /// The first campaign of `manifest`, in its order, with a snapshot that `include` admits whose
     /// picture `data` carries (``file(_:carriesPictureOf:)``). Only snapshots of the file's screen
     /// (its header's size, or one pixel less) are looked at; `object` gives a snapshot's object bytes.
-    public static func campaign(
+    package static func campaign(
         whosePicture data: Data, in manifest: Manifest, object: (Manifest.Snapshot) -> Data?,
         where include: (Manifest.Campaign, Manifest.Snapshot) -> Bool = { _, _ in true }
     ) -> String? {

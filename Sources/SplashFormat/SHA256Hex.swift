@@ -7,7 +7,7 @@ import Crypto
 #endif
 
 /// SHA-256 of `data` as 64 lowercase hex digits: the name of a content-addressed object.
-public func sha256Hex(_ data: Data) -> String {
+package func sha256Hex(_ data: Data) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     out.reserveCapacity(64)
@@ -19,6 +19,6 @@ public func sha256Hex(_ data: Data) -> String {
 }
 
 /// Whether `text` has the shape of an object name (64 lowercase hex digits, so never a path).
-public func isObjectName(_ text: String) -> Bool {
+package func isObjectName(_ text: String) -> Bool {
     text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// The one reader of the instants people write (campaign schedules, `--now`): ISO 8601 date and time
 /// with an explicit offset, every field checked against the calendar instead of rolled over
 /// (`2026-02-30`, `T25:00`, `23:59:60` are refused, never shifted).
-public enum ScheduleTime {
+package enum ScheduleTime {
     /// The instant `text` names, or why it names none.
-    public static func parse(_ text: String) -> Result<Date, ScheduleTimeError> {
+    package static func parse(_ text: String) -> Result<Date, ScheduleTimeError> {
         let pattern = #"^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-](\d{2}):(\d{2}))$"#
         guard let match = try? NSRegularExpression(pattern: pattern).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else {
             return .failure(.format)
@@ -38,10 +38,10 @@ public enum ScheduleTime {
     }
 
     /// The instant, or nil.
-    public static func date(_ text: String) -> Date? { try? parse(text).get() }
+    package static func date(_ text: String) -> Date? { try? parse(text).get() }
 
     /// The offset `text` was written with (`Z` is UTC), to echo times as the user wrote them.
-    public static func timeZone(of text: String) -> TimeZone? {
+    package static func timeZone(of text: String) -> TimeZone? {
         guard date(text) != nil else { return nil }
         if text.hasSuffix("Z") { return TimeZone(secondsFromGMT: 0) }
         let offset = text.suffix(6)
@@ -51,7 +51,7 @@ public enum ScheduleTime {
 
     /// `date` as ISO 8601 in `timeZone`: `2026-11-10T20:00:00+08:00`, or `…Z` in UTC (nil: UTC, the
     /// style's own default, so no time zone is made, and none can fail to be).
-    public static func format(_ date: Date, in timeZone: TimeZone?) -> String {
+    package static func format(_ date: Date, in timeZone: TimeZone?) -> String {
         var style = timeZone.map { Date.ISO8601FormatStyle(timeZone: $0) } ?? Date.ISO8601FormatStyle()
         style = style.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .colon)
         return date.formatted(style)
@@ -59,7 +59,7 @@ public enum ScheduleTime {
 
     /// `date` as a campaign's author wrote its times, in `timeZone` (its schedule's offset), with UTC
     /// beside it when that is another: `2026-11-10T20:00:00+08:00 (12:00:00Z)`, or just the UTC time.
-    public static func written(_ date: Date, in timeZone: TimeZone?) -> String {
+    package static func written(_ date: Date, in timeZone: TimeZone?) -> String {
         let inUTC = format(date, in: nil)
         guard let timeZone, timeZone.secondsFromGMT(for: date) != 0 else { return inUTC }
         let local = format(date, in: timeZone)
@@ -70,7 +70,7 @@ public enum ScheduleTime {
 
     /// The offset a manifest's campaigns were written in when they agree (the season's), for times
     /// that belong to no one campaign; nil (UTC) when they do not.
-    public static func seasonTimeZone(_ campaigns: [Manifest.Campaign]) -> TimeZone? {
+    package static func seasonTimeZone(_ campaigns: [Manifest.Campaign]) -> TimeZone? {
         let zones = Set(campaigns.compactMap { $0.schedule.writtenTimeZone?.secondsFromGMT() })
         return zones.count == 1 ? zones.first.flatMap { TimeZone(secondsFromGMT: $0) } : nil
     }
@@ -87,13 +87,13 @@ public enum ScheduleTime {
 }
 
 /// Why a written instant names none.
-public enum ScheduleTimeError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ScheduleTimeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`.
     case format
     /// A field beyond the calendar or the clock.
     case outOfRange(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .format: return "expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00"
         case .outOfRange(let detail): return "not a real date and time: \(detail)"

@@ -2,16 +2,16 @@ import Foundation
 
 /// A bundle folder (`manifest.json`, optional `manifest.sig`, `objects/<sha256>`) with the checks
 /// both the applier and `splashgen verify` make before trusting it.
-public struct SnapshotBundle: Sendable {
+package struct SnapshotBundle: Sendable {
     /// The folder.
-    public let root: URL
+    package let root: URL
     /// Its manifest.
-    public let manifest: Manifest
+    package let manifest: Manifest
     /// The manifest's bytes, as signed.
-    public let manifestData: Data
+    package let manifestData: Data
 
     /// Reads and checks the manifest; with `trustedKey`, also its signature.
-    public init(root: URL, trustedKey: Data? = nil) throws(BundleProblem) {
+    package init(root: URL, trustedKey: Data? = nil) throws(BundleProblem) {
         self.root = root
         let data: Data
         switch readBoundedFile(root.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) {
@@ -39,7 +39,7 @@ public struct SnapshotBundle: Sendable {
 
     /// The object's bytes after every check (``check(_:data:width:height:)``), for a file of
     /// `width`×`height` (by default the manifest's pixel size for the snapshot).
-    public func verifiedObject(_ snapshot: Manifest.Snapshot, width: Int? = nil, height: Int? = nil) throws(BundleProblem) -> Data {
+    package func verifiedObject(_ snapshot: Manifest.Snapshot, width: Int? = nil, height: Int? = nil) throws(BundleProblem) -> Data {
         guard isObjectName(snapshot.object) else { throw .notAnObjectName(snapshot.object) }
         // Read no more than the manifest declares (range-checked when it was decoded).
         let url = root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
@@ -55,7 +55,7 @@ public struct SnapshotBundle: Sendable {
     /// What is wrong with an object, if anything: its name is not a hash, it is missing, it has not the
     /// manifest's size, it does not hash to its name, its header does not read, or its pixels are not
     /// `width`×`height` and the manifest's.
-    public static func check(_ snapshot: Manifest.Snapshot, data: Data?, width: Int? = nil, height: Int? = nil) -> BundleProblem? {
+    package static func check(_ snapshot: Manifest.Snapshot, data: Data?, width: Int? = nil, height: Int? = nil) -> BundleProblem? {
         let name = snapshot.object
         let width = width ?? snapshot.pixels.width, height = height ?? snapshot.pixels.height
         guard isObjectName(name) else { return .notAnObjectName(name) }

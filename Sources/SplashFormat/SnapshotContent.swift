@@ -2,7 +2,7 @@ import Foundation
 
 /// What a cached snapshot file really holds, told by its first bytes (the OS decides by the
 /// extension, but what a `.ktx` file holds varies: KTX, Apple's ATX, or PNG/JPEG from libraries).
-public enum SnapshotContent: String, Sendable {
+package enum SnapshotContent: String, Sendable {
     /// Khronos KTX 1.1.
     case ktx
     /// Apple's ATX container (`AAPL\r\n\x1A\n`).
@@ -13,7 +13,7 @@ public enum SnapshotContent: String, Sendable {
     case jpeg
 
     /// Recognises the content from its leading bytes, or nil when it is none of these.
-    public init?(sniffing data: Data) {
+    package init?(sniffing data: Data) {
         let head = [UInt8](data.prefix(12))
         func starts(_ magic: [UInt8]) -> Bool { head.starts(with: magic) }
         if starts(KTXFile.identifier) {

@@ -2,10 +2,10 @@ import Foundation
 
 /// What a cached snapshot file declares, read from its header without decoding pixels: the one
 /// place that knows every container a `.ktx` launch snapshot can be (docs/ios-launch-cache.md §3).
-public enum SnapshotHeader {
+package enum SnapshotHeader {
     /// The width and height a file declares: KTX 1.1 (plain or Apple-compressed), ATX, PNG or JPEG.
     /// Nothing is decompressed.
-    public static func pixelSize(of data: Data) throws(SnapshotFormatError) -> (width: Int, height: Int) {
+    package static func pixelSize(of data: Data) throws(SnapshotFormatError) -> (width: Int, height: Int) {
         switch SnapshotContent(sniffing: data) {
         case .ktx:
             let file = try KTXFile(parsing: data, includingLevel: false)
@@ -25,7 +25,7 @@ public enum SnapshotHeader {
 
     /// The ASTC 4×4 blocks of a KTX or ATX file (inflated when LZFSE-compressed) with its pixel size;
     /// never more bytes than that size needs.
-    public static func astcBlocks(of data: Data) throws(SnapshotFormatError) -> (width: Int, height: Int, blocks: Data) {
+    package static func astcBlocks(of data: Data) throws(SnapshotFormatError) -> (width: Int, height: Int, blocks: Data) {
         switch SnapshotContent(sniffing: data) {
         case .ktx:
             let file = try KTXFile(parsing: data)

@@ -60,12 +60,12 @@ public struct SnapshotSample: Sendable {
     }
 
     /// Rec. 709 luma of sRGB-encoded values, 0…1: enough to tell light from dark, not a colour science.
-    public static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Double {
+    package static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Double {
         Rec709.luma(Double(r), Double(g), Double(b)) / 255
     }
 
     /// Mean Rec. 709 luma of the sRGB values, on a sparse grid (enough to tell light from dark).
-    public static func meanLuma(_ image: RGBAImage) -> Double {
+    package static func meanLuma(_ image: RGBAImage) -> Double {
         var sum = 0.0, count = 0
         let step = max(1, min(image.width, image.height) / 64)
         for y in stride(from: 0, to: image.height, by: step) {

@@ -15,7 +15,7 @@ public enum Appearance: String, Codable, CaseIterable, Comparable, Sendable {
 }
 
 /// What bytes a snapshot object holds (always stored in a file named `….ktx` on the device).
-public enum SnapshotEncoding: String, Codable, CaseIterable, Sendable {
+package enum SnapshotEncoding: String, Codable, CaseIterable, Sendable {
     /// Apple's ATX container laid out as device-written launch snapshots are (21-word `HEAD`,
     /// `FILL`, `LZFS` with an LZFSE stream of ASTC 4×4 blocks): what the OS writes now.
     case atx
@@ -25,8 +25,8 @@ public enum SnapshotEncoding: String, Codable, CaseIterable, Sendable {
     case png
 
     /// The encoding a campaign gets when it names none.
-    public static let `default` = SnapshotEncoding.atx
+    package static let `default` = SnapshotEncoding.atx
 
     /// Whether its objects hold ASTC 4×4 blocks (made with astcenc at the campaign's quality).
-    public var isASTC: Bool { self != .png }
+    package var isASTC: Bool { self != .png }
 }

@@ -8,10 +8,10 @@ import SplashFormat
 /// the `LZFS` count equal to its stream), or PNG (field reports: content sniffing works); the image
 /// must decode and have the screen's pixel size. Another ASTC container than the slot's is thrown
 /// away, as strict as the facts allow: no source says the OS reads one it did not write.
-enum CachedFileCheck {
+package enum CachedFileCheck {
     /// What the OS shows for the file `name` holding `data` on a screen of `expected` pixels, when it
     /// wrote that slot as `container`, or why it throws the file away.
-    static func shown(
+    package static func shown(
         _ data: Data, name: String, expected: (width: Int, height: Int), container: CacheFormat
     ) -> Result<RGBAImage, SimulatorError> {
         let bytes = [UInt8](data)

@@ -7,14 +7,14 @@ import SplashFormat
 /// has no dark mode), drawn by the simulator's own ``StoryboardRenderer`` and stored in the iOS
 /// version's ``CacheFormat`` (or the one asked for). The storyboard, the screen, the art's pixels
 /// and the cached bytes are all read and made by the simulator's own code.
-struct LaunchScreen {
+package struct LaunchScreen {
     let storyboard: Storyboard
     let screen: PhoneScreen
     let format: CacheFormat
     let variants: [SpringBoardModel.Variant]
     private let renderer: StoryboardRenderer
 
-    init(
+    package init(
         storyboardAt url: URL, device name: String, ios: OSVersion, interfaceStyle: InterfaceStyle = .automatic, format: CacheFormat? = nil
     ) throws {
         let screen = try PhoneScreen.named(name)
@@ -56,12 +56,12 @@ struct LaunchScreen {
 
     /// What the OS draws for a variant (`black`: its image views rendered solid black), at `scale`
     /// (the screen's own by default; the app switcher's downscaled copies use 1).
-    func image(_ variant: SpringBoardModel.Variant, black: Bool, scale: Int? = nil) -> RGBAImage {
+    package func image(_ variant: SpringBoardModel.Variant, black: Bool, scale: Int? = nil) -> RGBAImage {
         renderer.render(on: screen, scale: scale ?? screen.scale, variant, blackImages: black)
     }
 
     /// The bytes the OS caches for a variant.
-    func render(_ variant: SpringBoardModel.Variant, black: Bool, encoder: OSCodecs.ASTCEncoder) throws -> Data {
+    package func render(_ variant: SpringBoardModel.Variant, black: Bool, encoder: OSCodecs.ASTCEncoder) throws -> Data {
         try format.file(for: image(variant, black: black), encoder: encoder)
     }
 }

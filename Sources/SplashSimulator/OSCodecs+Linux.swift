@@ -8,10 +8,10 @@ import SplashFormat
 extension OSCodecs {
     /// The OS's ASTC encoder for one render pass: one astcenc context (about 4 ms and 4 MB of tables
     /// to make) for every image of the pass. Use from one thread.
-    final class ASTCEncoder {
+    package final class ASTCEncoder {
         private let codec: OpaquePointer
 
-        init() throws(SimulatorError) { codec = try OSCodecs.context(decodeOnly: false) }
+        package init() throws(SimulatorError) { codec = try OSCodecs.context(decodeOnly: false) }
 
         deinit { splash_astc_codec_free(codec) }
 
@@ -33,7 +33,7 @@ extension OSCodecs {
     }
 
     /// The pixels of `width`×`height` ASTC 4×4 blocks in row order.
-    static func pixels(astc blocks: Data, width: Int, height: Int) throws(SimulatorError) -> RGBAImage {
+    package static func pixels(astc blocks: Data, width: Int, height: Int) throws(SimulatorError) -> RGBAImage {
         guard blocks.count == splash_astc_block_bytes(UInt32(width), UInt32(height)) else { throw .codec("ASTC data of the wrong size") }
         let codec = try context(decodeOnly: true)
         defer { splash_astc_codec_free(codec) }

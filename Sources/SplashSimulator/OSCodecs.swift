@@ -14,4 +14,4 @@ import SplashFormat
 /// - Elsewhere (OSCodecs+Linux.swift): ARM's astcenc stands for the OS's ASTC encoder and GPU
 ///   decoder, libpng (simplified API) for ImageIO's PNG, stb_image_resize for Core Animation's
 ///   image scaling.
-enum OSCodecs {}
+package enum OSCodecs {}

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+@_spi(UnsignedBundles) import SplashApplier
 import SplashFormat
 
 /// An on-device-equivalent app container in a folder, and a small model of what SpringBoard does

@@ -41,6 +41,11 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
         public var orientation: Orientation
         /// Light or dark.
         public var appearance: Appearance
+
+        /// One of the four.
+        package init(orientation: Orientation, appearance: Appearance) {
+            (self.orientation, self.appearance) = (orientation, appearance)
+        }
     }
 
     static func load(_ url: URL) throws -> SpringBoardModel {
@@ -48,7 +53,7 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
         return try decoder.decode(SpringBoardModel.self, from: Data(contentsOf: url))
     }
 
-    func save(_ url: URL) throws {
+    package func save(_ url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try encoder.encode(self).write(to: url, options: .atomic)

@@ -14,44 +14,44 @@ import SplashFormat
 ///   "scenes": { "light": { "background": "#FFFFFF",
 ///       "image_views": [ { "image": "art/logo.png", "content_mode": "sized", "width": 160 } ] } } }
 /// ```
-struct Storyboard: Sendable {
+package struct Storyboard: Sendable {
     /// The app's bundle identifier (its launch folder's name).
-    var bundleID: String
+    package var bundleID: String
     /// The orientations the app supports.
-    var orientations: [Orientation]
+    package var orientations: [Orientation]
     /// The bottom-right 0.5 pt marker view's colour in each appearance.
-    var marker: [Appearance: RGBAColor]
+    package var marker: [Appearance: RGBAColor]
     /// What each appearance draws; `light` is always there.
-    var scenes: [Appearance: Scene]
+    package var scenes: [Appearance: Scene]
     /// The folder image paths start from.
-    var folder: URL
+    package var folder: URL
 
     /// One appearance's view: an opaque background and image views, bottom first.
-    struct Scene: Sendable {
-        var background: RGBAColor
-        var imageViews: [ImageView]
+    package struct Scene: Sendable {
+        package var background: RGBAColor
+        package var imageViews: [ImageView]
     }
 
     /// An image view, constrained to the screen or its safe area.
-    struct ImageView: Sendable {
+    package struct ImageView: Sendable {
         /// The PNG, relative to the storyboard's folder.
-        var image: String
+        package var image: String
         /// How the image fills its region.
-        var contentMode: ContentMode
+        package var contentMode: ContentMode
         /// Where it sits in its region: 0 = left/top, 0.5 = centre, 1 = right/bottom.
-        var anchor: (x: Double, y: Double)
+        package var anchor: (x: Double, y: Double)
         /// The `sized` image view's width and height constraints, in points.
-        var width: Double?, height: Double?
+        package var width: Double?, height: Double?
         /// The constraints' constant to the region's edges, in points.
-        var margin: Double
+        package var margin: Double
         /// Whether the region is the safe area rather than the whole screen.
-        var safeArea: Bool
+        package var safeArea: Bool
         /// Only drawn in this orientation (a size-class variation), when set.
-        var only: Orientation?
+        package var only: Orientation?
     }
 
     /// How an image view sizes its image.
-    enum ContentMode: String, Decodable, Sendable {
+    package enum ContentMode: String, Decodable, Sendable {
         /// `scaleAspectFill` over its region.
         case aspectFill = "aspect_fill"
         /// `scaleAspectFit` inside its region.
@@ -61,7 +61,7 @@ struct Storyboard: Sendable {
     }
 
     /// The storyboard in the JSON file at `url`, or why it is not one, naming the file and the key.
-    static func load(_ url: URL) throws(SimulatorError) -> Storyboard {
+    package static func load(_ url: URL) throws(SimulatorError) -> Storyboard {
         let name = url.lastPathComponent
         guard ["json"].contains(url.pathExtension.lowercased()) else {
             throw .storyboard(

@@ -2,6 +2,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashFormatWriting
 import SplashSimulator
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+@_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
 import SplashImaging

@@ -3,6 +3,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashFormatWriting
 import SplashImaging
 
 /// `splashgen keygen`.

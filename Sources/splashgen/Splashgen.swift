@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SplashApplier
+@_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
 

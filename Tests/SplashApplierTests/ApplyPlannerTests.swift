@@ -1,9 +1,8 @@
 import Foundation
+import SplashApplier
 import SplashFormat
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
 
 /// `ApplyPlanner`: hand-worked cases, records and a campaign in, the plan out. Every expectation is
 /// worked out here from the rules the planner serves (docs/architecture.md, "The applier"): a file

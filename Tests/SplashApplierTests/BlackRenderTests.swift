@@ -3,10 +3,9 @@
 // from its top-left colour by more than 24); the rule (half the content turned solid, at least 0.2%
 // of the picture) is BlackRender's own, and the cases sit far on either side of it.
 import Foundation
+import SplashApplier
 import SplashFormat
 import Testing
-
-@testable import SplashApplier
 
 @Suite struct BlackRenderTests {
     /// A 160×160 launch screen: `background` with a 48×48 "logo" of `logo` at (`at`, `at`): 2304

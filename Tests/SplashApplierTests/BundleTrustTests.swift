@@ -1,9 +1,9 @@
 import Foundation
+@_spi(UnsignedBundles) import SplashApplier
 import SplashFormat
+import SplashFormatWriting
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
 
 /// A pinned key that does not read is refused when it is made, never taken as "accept unsigned"
 /// (the old `Data(base64Encoded:)` returned nil for the README's own placeholder, which meant

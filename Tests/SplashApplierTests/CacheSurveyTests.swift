@@ -1,9 +1,8 @@
 import Foundation
+import SplashApplier
 import SplashFormat
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
 
 /// `CacheSurvey`: hand-worked cases, a container on disk in, the survey and its records out. The
 /// expectations follow from the rules the survey serves (docs/architecture.md, "The applier"; the

@@ -1,9 +1,8 @@
 import Foundation
+@_spi(Testing) import SplashApplier
 import SplashFormat
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
 
 /// A folder below the root swapped for a symbolic link after every check the applier makes (the
 /// race an lstat walk leaves open) redirects no call of the real file system: each reaches its path

@@ -3,7 +3,7 @@ import Foundation
 import SplashFormat
 import Testing
 
-@testable import SplashApplier
+import SplashApplier
 
 /// The app's decoder on Apple platforms (ImageIO after SplashFormat unwraps ATX and LZFSE), run by
 /// the macOS CI job. Expectations from the ASTC specification: a void-extent block (first bytes

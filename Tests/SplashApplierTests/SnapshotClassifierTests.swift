@@ -1,8 +1,7 @@
 import Foundation
+import SplashApplier
 import SplashFormat
 import Testing
-
-@testable import SplashApplier
 
 /// A decoder that hands back a picture drawn by the test.
 struct PictureDecoder: SnapshotPixelDecoder {

@@ -1,9 +1,8 @@
 // Expectations: none here; test support: the example campaigns, built once by splashgen.
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashTestSupport
-
-@testable import SplashCore
 
 /// The example campaigns built once for all tests that read their output (builds take seconds).
 struct BuiltBundle: Sendable {

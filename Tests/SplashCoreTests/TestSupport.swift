@@ -1,10 +1,9 @@
 // Expectations: none here; test support: fixture paths, scratch campaigns, PSNR, plain bundles.
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashTestSupport
 import Testing
-
-@testable import SplashCore
 
 /// Fixture files shipped with the tests.
 enum Fixtures {

@@ -1,8 +1,7 @@
 import Foundation
+import SplashFormat
 import SplashTestSupport
 import Testing
-
-@testable import SplashFormat
 
 /// ATX and Apple-compressed KTX, laid out by hand from the facts of docs/ios-launch-cache.md (§3: the table of
 /// device-written launch snapshots), and every way a hostile header can lie. Files made by reference

@@ -1,7 +1,7 @@
 import Foundation
+import SplashFormat
+import SplashFormatWriting
 import Testing
-
-@testable import SplashFormat
 
 /// Raw DEFLATE against zlib as Python ships it: what one writes, the other reads.
 @Suite struct DeflateTests {

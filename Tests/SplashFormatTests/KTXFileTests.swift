@@ -3,9 +3,8 @@
 // 4 + 23 bytes padded to 28, and the truncation sizes that layout implies. Parsing back to an equal
 // KTXFile is a round trip: the code under test reads what it wrote.
 import Foundation
+import SplashFormat
 import Testing
-
-@testable import SplashFormat
 
 @Suite struct KTXFileTests {
     @Test func theHeaderIsLaidOutAsTheKTX11SpecificationSays() throws {

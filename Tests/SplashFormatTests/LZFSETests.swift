@@ -1,7 +1,6 @@
 import Foundation
+import SplashFormat
 import Testing
-
-@testable import SplashFormat
 
 // The pure-Swift codec exists where the Compression framework does not (on Apple platforms the
 // framework decodes, and it is the reference itself).

@@ -2,9 +2,8 @@
 // component, UTC offsets in seconds, and docs/ios-launch-cache.md §3 (1179 and 1180 px are both 295
 // blocks). Decoding what was encoded is a round trip; schema 2 and error wording are the code's.
 import Foundation
+import SplashFormat
 import Testing
-
-@testable import SplashFormat
 
 @Suite struct ManifestTests {
     static let sample = Manifest(

@@ -1,7 +1,6 @@
 import Foundation
+import SplashFormat
 import Testing
-
-@testable import SplashFormat
 
 /// Written instants: the calendar and the clock, worked out by hand.
 @Suite struct ScheduleTimeTests {

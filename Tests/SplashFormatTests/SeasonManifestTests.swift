@@ -1,7 +1,6 @@
 import Foundation
+import SplashFormat
 import Testing
-
-@testable import SplashFormat
 
 /// Which campaign of a season is shown when, worked out by hand from the schedules below.
 @Suite struct SeasonManifestTests {

@@ -3,13 +3,12 @@
 // for byte, a no-op run decodes nothing (docs/ios-launch-cache.md §7). The refusal reasons are the
 // applier's named cases; the bundles are splashgen's build of campaigns/double11.yaml.
 import Foundation
+@_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
-@testable import SplashSimulator
 
 /// Originals are never lost, bad bundles change nothing, and nothing to do costs next to nothing.
 @Suite struct ApplierSafetyTests {

@@ -2,13 +2,12 @@
 // cancellation error and its installed bundle unchanged; an apply cancelled at once either
 // completes whole or leaves the container exactly as it was.
 import Foundation
-import SplashApplier
+@_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashSimulator
 
 @Suite struct CancellationTests {
     /// A background refresh's task expires while an object trickles in (the /slow/ server sends 4 KB/s

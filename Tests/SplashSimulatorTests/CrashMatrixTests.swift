@@ -1,11 +1,10 @@
 import Foundation
+@_spi(Testing) @_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
-@testable import SplashSimulator
 
 /// A file system that stops dead at a set operation, leaving the disk as a power cut would: every
 /// operation before it done, none after, and the data of every file written without a flush that

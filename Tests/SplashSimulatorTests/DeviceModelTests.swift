@@ -2,10 +2,9 @@ import Foundation
 import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashSimulator
 
 /// The simulator's OS writes what a phone writes (docs/ios-launch-cache.md §3, §6, §9). Each expectation comes
 /// from the iOS facts (docs/ios-launch-cache.md), Apple's LZFSE through pyliblzfse, or coverage arithmetic, never from

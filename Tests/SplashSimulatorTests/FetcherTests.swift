@@ -1,15 +1,15 @@
+import Foundation
+@_spi(Testing) @_spi(UnsignedBundles) import SplashApplier
+import SplashCore
+import SplashFormat
 // Expectations: what Publisher wrote to the tree, read back as plain JSON (not through Manifest);
 // nginx's access log (304s, only .deflate objects); schedules and priorities in campaigns/*.yaml
 // for which campaign shows when; the simulator's originals byte for byte; RFC 1951 §3.2.4 for
 // stored blocks. The serial rules and FetchError cases are the fetcher's own spec.
-import Foundation
-import SplashCore
-import SplashFormat
+import SplashFormatWriting
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
-@testable import SplashSimulator
 
 /// A season for the iPhone 15: the app's own screen all year
 /// (no end, priority 0), Double 11 (priority 10), a day of mourning (priority 100).

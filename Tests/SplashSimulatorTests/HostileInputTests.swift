@@ -3,13 +3,12 @@
 // a marker reading and a declared style decides (docs/ios-launch-cache.md §6). The refusal reasons
 // are the applier's own named cases.
 import Foundation
+@_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
-@testable import SplashSimulator
 
 /// The cases a hostile-input and fault-injection run found against the first applier, each refused
 /// or handled with a named reason.

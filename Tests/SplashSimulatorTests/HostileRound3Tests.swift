@@ -1,13 +1,12 @@
 // Expectations: each case of the third hostile round (issue 27) as written there: what a user had is
 // never lost, and no wrong answer is given with exit 0.
 import Foundation
+@_spi(Testing) import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
-@testable import SplashSimulator
 
 extension HostileInputTests {
     /// N1: a cached file whose header records one pixel more than its screen (1180×2556 for

@@ -1,10 +1,9 @@
 import Foundation
+@_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
 
 /// What a hostile or broken server sends cannot blow up the fetcher's memory, outlast its
 /// deadline, or trap it. Expectations come from the limits themselves: a slice is at most

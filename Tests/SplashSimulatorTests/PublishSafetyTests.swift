@@ -1,6 +1,7 @@
 import Foundation
 import SplashCore
 import SplashFormat
+import SplashFormatWriting
 import SplashTestSupport
 import Testing
 

@@ -3,9 +3,8 @@ import Foundation
 import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
-
-@testable import SplashSimulator
 
 enum Repo {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL

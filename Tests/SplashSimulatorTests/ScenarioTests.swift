@@ -7,9 +7,8 @@ import SplashApplier
 import SplashCore
 import SplashFormat
 import SplashImaging
+import SplashSimulator
 import Testing
-
-@testable import SplashSimulator
 
 /// The seeds' scenarios, end to end: the OS model shows the cache, then the app runs the applier.
 @Suite struct ScenarioTests {

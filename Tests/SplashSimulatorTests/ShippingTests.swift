@@ -1,14 +1,14 @@
+import Foundation
+@_spi(UnsignedBundles) import SplashApplier
+import SplashCore
+import SplashFormat
 // Expectations: the unpacked archive must apply exactly as its bundle folder does (the folder run
 // is the oracle: the code under test against itself); the pinned-key refusals are the applier's
 // named cases, and a refused bundle leaves the snapshot tree byte for byte.
-import Foundation
-import SplashApplier
-import SplashCore
-import SplashFormat
+import SplashFormatWriting
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashSimulator
 
 /// build → pack → unpack → verify → apply, with a pinned key, through the simulator.
 @Suite struct ShippingTests {

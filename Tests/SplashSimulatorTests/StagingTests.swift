@@ -3,13 +3,12 @@
 // compares the sample of three containers of the same blocks, and its corner with the simulated
 // OS's own astcenc decode of those blocks (OSCodecs).
 import Foundation
+@_spi(Testing) @_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashApplier
-@testable import SplashSimulator
 
 /// A file system that records every operation in order (flushes run on the executor's background
 /// queue, so the log is locked), and carries each out on the real disk.

@@ -1,10 +1,9 @@
 import Foundation
 import SplashCore
 import SplashFormat
+import SplashSimulator
 import SplashTestSupport
 import Testing
-
-@testable import SplashSimulator
 
 /// The storyboard stand-in is read by the simulator's own code, apart from the generator's campaign
 /// loader; these tests hold the two descriptions of the app's own screen together, and the reader to

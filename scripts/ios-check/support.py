@@ -5,6 +5,8 @@
   support.py errors LOG              prints each distinct error in a swiftc log as file:line:col: error: ...,
                                      then a last line `COUNT WARNINGS` (errors, warnings)
   support.py text-size OBJECT...     the bytes of each Mach-O object's __TEXT sections, and their sum
+  support.py api-count GRAPH...      each symbol graph's public types and public symbols (members,
+                                     synthesized conformances' included)
 """
 import re
 import struct
@@ -68,9 +70,21 @@ def text_size(objects):
     print(", ".join(parts) + f"; __TEXT in all {total / 1000:.1f} KB")
 
 
+def api_count(graphs):
+    import json
+    parts = []
+    for path in graphs:
+        symbols = json.load(open(path, encoding="utf-8"))["symbols"]
+        types = {s["pathComponents"][0] for s in symbols if len(s["pathComponents"]) == 1}
+        parts.append(f"{path.rsplit('/', 1)[-1].split('.')[0]} {len(types)} types, {len(symbols)} symbols")
+    print(", ".join(parts))
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     if command == "text-size":
         text_size(arguments)
+    elif command == "api-count":
+        api_count(arguments)
     else:
         {"ios-min": ios_min, "errors": errors}[command](arguments[0])

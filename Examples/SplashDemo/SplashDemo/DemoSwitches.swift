@@ -1,5 +1,5 @@
 import Foundation
-import SplashApplier
+@_spi(UnsignedBundles) import SplashApplier
 
 /// What one launch asks of the demo. `xcrun simctl launch DEVICE com.example.shop -Name value …`
 /// passes each `-Name value` pair to the app, and UserDefaults' argument domain holds it for that

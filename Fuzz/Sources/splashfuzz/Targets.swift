@@ -2,11 +2,10 @@
 // that no input is slow. An invariant broken after a parse that succeeded is a crash (precondition).
 
 import Foundation
+import SplashApplier
 import SplashCore
 import SplashFormat
 import SplashImaging
-
-@testable import SplashApplier
 
 extension FuzzTarget {
     /// Bytes of ASTC blocks up to which a parsed KTX or ATX is also inflated and sampled as the

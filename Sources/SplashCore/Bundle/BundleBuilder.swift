@@ -5,32 +5,32 @@ import SplashImaging
 
 /// The build: campaign → artwork → plan → render → encode → hash → bundle under `Output/<name>/`.
 /// Prints nothing; reports progress through a callback and returns a ``BuildReport``.
-public struct BundleBuilder: Sendable {
+package struct BundleBuilder: Sendable {
     /// The folder that holds bundles (`Output`).
-    public var outputRoot: URL
+    package var outputRoot: URL
     /// Reuse earlier renders from `Output/.cache` when their recipe is unchanged.
-    public var useCache = true
+    package var useCache = true
     /// The ceiling on an art image's pixel count.
-    public var maxImagePixels = PNGCodec.defaultMaxPixels
+    package var maxImagePixels = PNGCodec.defaultMaxPixels
     /// How many snapshots are rendered at once.
-    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    package var workers = ProcessInfo.processInfo.activeProcessorCount
     /// Whether the art checks' warnings stop the build, as errors.
-    public var strict = false
+    package var strict = false
 
     /// Makes a builder writing under `outputRoot`.
-    public init(outputRoot: URL) {
+    package init(outputRoot: URL) {
         self.outputRoot = outputRoot
     }
 
     /// Builds the bundle for `campaign` under `outputRoot/<name>/`.
-    public func build(_ campaign: Campaign, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> BuildReport {
+    package func build(_ campaign: Campaign, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> BuildReport {
         try build(Season(campaign), progress: progress)
     }
 
     /// Builds one bundle holding every campaign of `season`, objects shared between them. On any
     /// error (an art check's warning too, when ``strict``) nothing under `outputRoot/<name>` changes. `progress` receives (snapshots done,
     /// snapshots to render), from worker threads.
-    public func build(
+    package func build(
         _ season: Season, progress: (@Sendable (Int, Int) -> Void)? = nil, waiting: (() -> Void)? = nil
     ) throws -> BuildReport {
         if let problem = season.problems.first { throw CampaignError([problem]) }

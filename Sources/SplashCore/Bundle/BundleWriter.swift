@@ -107,13 +107,13 @@ final class BundleWriter {
 }
 
 /// Why a build could not produce its bundle.
-public enum BuildError: Error, Equatable, CustomStringConvertible {
+package enum BuildError: Error, Equatable, CustomStringConvertible {
     /// The output folder could not be created or written.
     case outputNotWritable(path: String, reason: String)
     /// A snapshot could not be encoded.
     case encodeFailed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .outputNotWritable(let path, let reason): return "cannot write the output folder \(path): \(reason)"
         case .encodeFailed(let detail): return "encoding failed: \(detail)"

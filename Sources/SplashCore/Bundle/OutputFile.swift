@@ -14,9 +14,9 @@ import Darwin
 /// a symbolic link there is refused by name and left as it is (`-o /dev/null` as root must never
 /// replace the system's device with a PNG). A folder output (``checkFolder(_:inputs:what:isOwn:)``) is a
 /// new path, an empty folder, or a folder the command itself made, as its contents show.
-public enum OutputFile {
+package enum OutputFile {
     /// Why an output path is refused.
-    public enum Refusal: Error, Equatable, CustomStringConvertible {
+    package enum Refusal: Error, Equatable, CustomStringConvertible {
         /// The path is a folder; `example` is a file name that would do inside it.
         case folder(String, example: String)
         /// The path is something other than a regular file (`kind` says what).
@@ -30,7 +30,7 @@ public enum OutputFile {
         /// The folder holds something the command did not make (`what` says what it should hold).
         case notOurs(String, what: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .folder(let path, let example): return "\(path) is a folder; name the file to write, e.g. \(path)/\(example)"
             case .notARegularFile(let path, let kind): return "\(path) is \(kind), not a regular file; refusing to replace it"
@@ -46,7 +46,7 @@ public enum OutputFile {
     /// Throws unless `url` is missing or a regular file (a link is not followed: it is refused), and
     /// is none of `inputs` nor inside one. `example` names a file that would do, for the message
     /// when `url` is a folder.
-    public static func check(_ url: URL, example: String, inputs: [URL] = []) throws(Refusal) {
+    package static func check(_ url: URL, example: String, inputs: [URL] = []) throws(Refusal) {
         try refuseInputs(url, inputs: inputs, replacedWhole: false)
         var info = stat()
         guard lstat(url.path, &info) == 0 else { return }
@@ -58,7 +58,7 @@ public enum OutputFile {
     }
 
     /// Writes `data` at `url` whole, after ``check(_:example:inputs:)``.
-    public static func write(_ data: Data, to url: URL, example: String, inputs: [URL] = []) throws {
+    package static func write(_ data: Data, to url: URL, example: String, inputs: [URL] = []) throws {
         try check(url, example: example, inputs: inputs)
         try data.write(to: url, options: .atomic)
     }
@@ -66,7 +66,7 @@ public enum OutputFile {
     /// Throws unless the folder `url`, about to be replaced whole, is missing, an empty folder, or one
     /// `isOwn` recognises as the command's own making (`what` names it, for the message); and unless
     /// it is none of `inputs`, lies inside none, and holds none. A link or a file there is refused.
-    public static func checkFolder(_ url: URL, inputs: [URL], what: String, isOwn: (URL) -> Bool) throws(Refusal) {
+    package static func checkFolder(_ url: URL, inputs: [URL], what: String, isOwn: (URL) -> Bool) throws(Refusal) {
         try refuseInputs(url, inputs: inputs, replacedWhole: true)
         var info = stat()
         guard lstat(url.path, &info) == 0 else { return }
@@ -76,7 +76,7 @@ public enum OutputFile {
     }
 
     /// Whether `folder` holds a bundle splashgen wrote: a `manifest.json` that reads as a manifest.
-    public static func holdsBundle(_ folder: URL) -> Bool {
+    package static func holdsBundle(_ folder: URL) -> Bool {
         guard let data = readBounded(folder.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else { return false }
         return (try? Manifest.decode(from: data)) != nil
     }

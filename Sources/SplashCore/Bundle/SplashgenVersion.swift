@@ -1,7 +1,7 @@
 /// splashgen's version, written into every manifest and render key.
-public enum SplashgenVersion {
+package enum SplashgenVersion {
     /// The version string.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
     /// `splashgen <version>`.
-    public static var generator: String { "splashgen \(current)" }
+    package static var generator: String { "splashgen \(current)" }
 }

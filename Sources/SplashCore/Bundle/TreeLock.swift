@@ -12,11 +12,11 @@ import Darwin
 /// ends, however it ends. A second command on the same folder waits for the first (`waiting` is
 /// called once, first) and then reads the tree as the first left it: two `publish`es take
 /// different serials, two `build`s each swap in a whole bundle.
-public final class TreeLock {
+package final class TreeLock {
     private let descriptor: Int32
 
     /// Holds the lock on `folder` (created when missing) until this object is released.
-    public init(_ folder: URL, waiting: (() -> Void)? = nil) throws {
+    package init(_ folder: URL, waiting: (() -> Void)? = nil) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw TreeLockError.cannotLock(folder.path, String(cString: strerror(errno))) }
@@ -41,10 +41,10 @@ public final class TreeLock {
 }
 
 /// Why a tree could not be locked.
-public enum TreeLockError: Error, Equatable, CustomStringConvertible {
+package enum TreeLockError: Error, Equatable, CustomStringConvertible {
     case cannotLock(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotLock(let path, let reason): return "cannot lock \(path) against other splashgen commands: \(reason)"
         }

@@ -5,14 +5,14 @@ import SplashFormat
 /// geometry (``SnapshotPlanner/place(_:item:screen:orientation:)``) and the renderer's own pixels:
 /// art enlarged too far, `fill` art cropped too much, a `keep` rectangle cropped or under the safe
 /// area's insets (an error), and a marker the applier could not read over what lies under it.
-public enum ArtChecker {
+package enum ArtChecker {
     /// Art enlarged by more than this factor on a screen looks soft (art pixels are spread over
     /// more than 2×2 screen pixels): warned.
-    public static let upscaleLimit = 2.0
+    package static let upscaleLimit = 2.0
     /// A `fill` layer that loses more than this share of its art's area off the canvas on a screen
     /// is warned: a quarter is what a 4:3 picture loses on a 16:9 screen, beyond it whole parts of
     /// the picture go.
-    public static let cropLimit = 0.25
+    package static let cropLimit = 0.25
     /// How many screens a message names before "and N more".
     static let namedScreens = 3
     /// Side of the bottom-right corner rendered for the marker check: more than the classifier reads
@@ -22,7 +22,7 @@ public enum ArtChecker {
     /// Every art problem of `campaign`: warnings, and errors for `keep` rectangles. `snapshots` is
     /// the campaign's plan; `images` holds the decoded art (by path) of at least
     /// ``imagesUnderMarker(_:)``.
-    public static func check(
+    package static func check(
         _ campaign: Campaign, artwork: Artwork, snapshots: [PlannedSnapshot],
         images: [String: RGBAImage]
     ) -> [Diagnostic] {
@@ -39,7 +39,7 @@ public enum ArtChecker {
     }
 
     /// The images a marker check must see decoded: those drawn over some snapshot's bottom-right corner.
-    public static func imagesUnderMarker(_ snapshots: [PlannedSnapshot]) -> Set<String> {
+    package static func imagesUnderMarker(_ snapshots: [PlannedSnapshot]) -> Set<String> {
         Set(
             snapshots.flatMap { snapshot in
                 cornerRecipe(snapshot.recipe).placements.filter(covers).map(\.image)

@@ -4,27 +4,27 @@ import SplashImaging
 
 /// The PNG files a campaign uses, read once: their bytes' SHA-256 (which keys the build cache),
 /// their pixel size from the header, and, when a snapshot must actually be drawn, their pixels.
-public struct Artwork: Sendable {
+package struct Artwork: Sendable {
     /// One image file.
-    public struct Item: Sendable {
+    package struct Item: Sendable {
         /// The path as written in the campaign.
-        public var path: String
+        package var path: String
         /// Where the campaign first names it.
-        public var source: SourceLocation
+        package var source: SourceLocation
         /// The file's bytes.
-        public var data: Data
+        package var data: Data
         /// SHA-256 of `data`, lowercase hex.
-        public var contentHash: String
+        package var contentHash: String
         /// Pixel size from the PNG header.
-        public var width: Int, height: Int
+        package var width: Int, height: Int
     }
 
     /// Every image the campaign names, by path.
-    public var items: [String: Item]
+    package var items: [String: Item]
 
     /// Reads and checks every image of `campaign` (signature, header, pixel limit). All problems
     /// are reported together, each at the layer that names the image.
-    public static func read(_ campaign: Campaign, maxPixels: Int) throws(CampaignError) -> Artwork {
+    package static func read(_ campaign: Campaign, maxPixels: Int) throws(CampaignError) -> Artwork {
         var items: [String: Item] = [:]
         var problems: [Diagnostic] = []
         var seen: Set<String> = []
@@ -69,7 +69,7 @@ public struct Artwork: Sendable {
     }
 
     /// Decodes the named images to pixels, reporting every one that fails.
-    public func decode(_ paths: Set<String>, maxPixels: Int) throws(CampaignError) -> [String: RGBAImage] {
+    package func decode(_ paths: Set<String>, maxPixels: Int) throws(CampaignError) -> [String: RGBAImage] {
         var images: [String: RGBAImage] = [:]
         var problems: [Diagnostic] = []
         for path in paths.sorted() {

@@ -3,122 +3,122 @@ import SplashFormat
 import SplashImaging
 
 /// A campaign as its YAML file describes it, after validation. Pure data.
-public struct Campaign: Equatable, Sendable {
+package struct Campaign: Equatable, Sendable {
     /// The newest campaign-file schema this version reads.
-    public static let currentSchema = 1
+    package static let currentSchema = 1
 
     /// The campaign's name; also the bundle's folder under `Output/`.
-    public var name: String
+    package var name: String
     /// The app and the version range the campaign applies to.
-    public var app: Manifest.App
+    package var app: Manifest.App
     /// When it is in force.
-    public var schedule: Manifest.Schedule
+    package var schedule: Manifest.Schedule
     /// Among campaigns in force at once, the highest priority is shown.
-    public var priority: Int
+    package var priority: Int
     /// The offset the schedule was written in, to echo its times the same way (UTC by default).
-    public var scheduleTimeZone = TimeZone(secondsFromGMT: 0)!
+    package var scheduleTimeZone = TimeZone(secondsFromGMT: 0)!
     /// Whether the launch screen is shown in grey.
-    public var grey: Bool
+    package var grey: Bool
     /// Whether this is the app's own launch screen, as its storyboard draws it: the reference the
     /// applier tells the OS's black renders by, and what it puts in their place.
-    public var ownScreen = false
+    package var ownScreen = false
     /// What the snapshot objects hold.
-    public var encoding: SnapshotEncoding
+    package var encoding: SnapshotEncoding
     /// astcenc effort for `ktx`.
-    public var astcQuality: ASTCQuality
+    package var astcQuality: ASTCQuality
     /// Orientations to render.
-    public var orientations: [Orientation]
+    package var orientations: [Orientation]
     /// The screens to render, after the campaign's catalogue changes and device selection.
-    public var screens: [Screen]
+    package var screens: [Screen]
     /// The app storyboard's marker, as this file gives it (stamped on its snapshots; every campaign of
     /// a season gives the same one).
-    public var marker: Marker
+    package var marker: Marker
     /// Where the file wrote `marker` (where it wrote `name`, when it keeps the default), for a season
     /// whose campaigns disagree.
-    public var markerSource: SourceLocation? = nil
+    package var markerSource: SourceLocation? = nil
     /// What each appearance shows; `light` is always present.
-    public var appearances: [Appearance: AppearanceSpec]
+    package var appearances: [Appearance: AppearanceSpec]
     /// The folder that relative image paths start from.
-    public var baseDirectory: URL
+    package var baseDirectory: URL
     /// Where the file wrote `name`, for problems found across campaigns.
-    public var nameSource: SourceLocation
+    package var nameSource: SourceLocation
     /// Where the file wrote `schedule`, for problems found across campaigns.
-    public var scheduleSource: SourceLocation
+    package var scheduleSource: SourceLocation
 
     /// The storyboard's bottom-right marker view.
-    public struct Marker: Equatable, Hashable, Sendable {
+    package struct Marker: Equatable, Hashable, Sendable {
         /// Its colour in light appearance.
-        public var light: RGBAColor
+        package var light: RGBAColor
         /// Its colour in dark appearance.
-        public var dark: RGBAColor
+        package var dark: RGBAColor
         /// Side of the square in pixels.
-        public var size: Int
+        package var size: Int
 
         /// Makes a marker.
-        public init(light: RGBAColor, dark: RGBAColor, size: Int) {
+        package init(light: RGBAColor, dark: RGBAColor, size: Int) {
             self.light = light
             self.dark = dark
             self.size = size
         }
 
         /// The colour for one appearance.
-        public subscript(appearance: Appearance) -> RGBAColor { appearance == .light ? light : dark }
+        package subscript(appearance: Appearance) -> RGBAColor { appearance == .light ? light : dark }
     }
 
     /// One appearance: a background and a stack of layers, bottom first.
-    public struct AppearanceSpec: Equatable, Sendable {
+    package struct AppearanceSpec: Equatable, Sendable {
         /// Opaque background colour.
-        public var background: RGBAColor
+        package var background: RGBAColor
         /// Layers drawn in order over the background.
-        public var layers: [Layer]
+        package var layers: [Layer]
         /// Where the file wrote `background`, for problems with what lies under the marker.
-        public var backgroundSource: SourceLocation
+        package var backgroundSource: SourceLocation
     }
 
     /// One piece of art placed on the canvas.
-    public struct Layer: Equatable, Sendable {
+    package struct Layer: Equatable, Sendable {
         /// The PNG, as written in the campaign (relative to the campaign's folder).
-        public var image: String
+        package var image: String
         /// Where `image` was written, for error messages.
-        public var source: SourceLocation
+        package var source: SourceLocation
         /// How the art is sized.
-        public var fit: Fit
+        package var fit: Fit
         /// Where it is placed within its region.
-        public var anchor: Anchor
+        package var anchor: Anchor
         /// Width in points (`fit: none`).
-        public var width: Double?
+        package var width: Double?
         /// Height in points (`fit: none`).
-        public var height: Double?
+        package var height: Double?
         /// Inset of the region from its edges, in points.
-        public var margin: Double
+        package var margin: Double
         /// Whether the region is the safe area rather than the whole screen.
-        public var safeArea: Bool
+        package var safeArea: Bool
         /// Only draw in this orientation, when set.
-        public var orientation: Orientation?
+        package var orientation: Orientation?
         /// The part of the art that must stay visible on every screen, when set.
-        public var keep: Keep? = nil
+        package var keep: Keep? = nil
     }
 
     /// A rectangle of a layer's art, in art pixels, that every screen must show whole and clear of
     /// the safe area's insets.
-    public struct Keep: Equatable, Sendable {
+    package struct Keep: Equatable, Sendable {
         /// Left edge, in art pixels from the art's left.
-        public var x: Int
+        package var x: Int
         /// Top edge, in art pixels from the art's top.
-        public var y: Int
+        package var y: Int
         /// Width in art pixels.
-        public var width: Int
+        package var width: Int
         /// Height in art pixels.
-        public var height: Int
+        package var height: Int
         /// Where the file wrote it.
-        public var source: SourceLocation
+        package var source: SourceLocation
 
         /// `[x, y, width, height]`, as the file writes it.
-        public var written: String { "[\(x), \(y), \(width), \(height)]" }
+        package var written: String { "[\(x), \(y), \(width), \(height)]" }
     }
 
     /// How a layer is sized.
-    public enum Fit: String, CaseIterable, Sendable {
+    package enum Fit: String, CaseIterable, Sendable {
         /// Cover the region, cropping what overflows (full-bleed art).
         case fill
         /// Fit inside the region, letterboxed by the background.
@@ -128,12 +128,12 @@ public struct Campaign: Equatable, Sendable {
     }
 
     /// Where a layer sits in its region.
-    public enum Anchor: String, CaseIterable, Sendable {
+    package enum Anchor: String, CaseIterable, Sendable {
         case center, top, bottom, left, right
         case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
 
         /// Horizontal and vertical position: 0 = left/top, 0.5 = centre, 1 = right/bottom.
-        public var unit: (x: Double, y: Double) {
+        package var unit: (x: Double, y: Double) {
             switch self {
             case .center: return (0.5, 0.5)
             case .top: return (0.5, 0)
@@ -149,10 +149,10 @@ public struct Campaign: Equatable, Sendable {
     }
 
     /// The appearances to render, light first.
-    public var renderedAppearances: [Appearance] { Appearance.allCases.filter { appearances[$0] != nil } }
+    package var renderedAppearances: [Appearance] { Appearance.allCases.filter { appearances[$0] != nil } }
 
     /// The absolute location of a layer's image.
-    public func url(of layer: Layer) -> URL {
+    package func url(of layer: Layer) -> URL {
         URL(fileURLWithPath: layer.image, relativeTo: baseDirectory).standardizedFileURL
     }
 }

@@ -5,17 +5,17 @@ import Yams
 
 /// Reads a campaign YAML file into a validated ``Campaign``. Decoding and validation report every
 /// problem of the file in one ``CampaignError``, each at its file:line:column and key path.
-public struct CampaignLoader: Sendable {
+package struct CampaignLoader: Sendable {
     /// The catalogue that `devices` names refer to (before the campaign's own `catalogue` changes).
-    public var catalogue: DeviceCatalogue
+    package var catalogue: DeviceCatalogue
 
     /// Makes a loader over a device catalogue.
-    public init(catalogue: DeviceCatalogue) {
+    package init(catalogue: DeviceCatalogue) {
         self.catalogue = catalogue
     }
 
     /// Loads the campaign at `url`; messages name the file as `displayPath`.
-    public func load(contentsOf url: URL, displayPath: String? = nil) throws(CampaignError) -> Campaign {
+    package func load(contentsOf url: URL, displayPath: String? = nil) throws(CampaignError) -> Campaign {
         let file = displayPath ?? url.path
         let text: String
         do {
@@ -28,7 +28,7 @@ public struct CampaignLoader: Sendable {
     }
 
     /// Loads a campaign from YAML text; image paths are relative to `baseDirectory`.
-    public func load(yaml: String, file: String, baseDirectory: URL) throws(CampaignError) -> Campaign {
+    package func load(yaml: String, file: String, baseDirectory: URL) throws(CampaignError) -> Campaign {
         let reader = YAMLReader(file: file)
         let root: Node?
         do {

@@ -3,18 +3,18 @@ import SplashImaging
 
 /// The checks of a build that need no rendering: art readable and decodable, layout possible, and
 /// the art checks (``ArtChecker``).
-public enum CampaignValidator {
+package enum CampaignValidator {
     /// What a campaign that passed validation would build, and what it was warned of.
-    public struct Validation: Sendable {
+    package struct Validation: Sendable {
         /// How many snapshots a build would make.
-        public var snapshots: Int
+        package var snapshots: Int
         /// Problems that do not stop a build.
-        public var warnings: [Diagnostic]
+        package var warnings: [Diagnostic]
     }
 
     /// Decodes every image, plans every snapshot and checks the art. Errors (and, when `strict`,
     /// warnings as errors) are thrown together.
-    public static func validate(
+    package static func validate(
         _ campaign: Campaign, maxImagePixels: Int = PNGCodec.defaultMaxPixels,
         strict: Bool = false
     ) throws(CampaignError) -> Validation {

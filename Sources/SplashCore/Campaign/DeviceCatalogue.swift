@@ -3,17 +3,17 @@ import SplashFormat
 
 /// The devices splashgen renders for: full-screen sizes in points × scale, and approximate safe
 /// areas. Shipped as data (`Resources/devices.json`); a campaign can add or override entries.
-public struct DeviceCatalogue: Equatable, Sendable {
+package struct DeviceCatalogue: Equatable, Sendable {
     /// Every device, in catalogue order.
-    public var devices: [Device]
+    package var devices: [Device]
 
     /// Makes a catalogue from devices.
-    public init(devices: [Device]) {
+    package init(devices: [Device]) {
         self.devices = devices
     }
 
     /// The catalogue shipped with splashgen.
-    public static func bundled() throws -> DeviceCatalogue {
+    package static func bundled() throws -> DeviceCatalogue {
         guard let url = Bundle.module.url(forResource: "devices", withExtension: "json") else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "devices.json is missing from splashgen's resources"])
         }
@@ -21,7 +21,7 @@ public struct DeviceCatalogue: Equatable, Sendable {
     }
 
     /// Reads a catalogue in the `devices.json` format.
-    public static func load(_ data: Data) throws -> DeviceCatalogue {
+    package static func load(_ data: Data) throws -> DeviceCatalogue {
         struct File: Decodable { var devices: [Device] }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -29,14 +29,14 @@ public struct DeviceCatalogue: Equatable, Sendable {
     }
 
     /// The device named `name` (case-insensitive), if any.
-    public func device(named name: String) -> Device? {
+    package func device(named name: String) -> Device? {
         devices.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
     }
 
     /// Catalogue names a mistyped `name` may mean, best first (at most three): the ones it equals or
     /// begins once case, spaces and punctuation are set aside (`iPhone15`, `iPhone SE`), otherwise
     /// the nearest by edit distance.
-    public func suggestions(for name: String) -> [String] {
+    package func suggestions(for name: String) -> [String] {
         func folded(_ text: String) -> String { String(text.lowercased().filter { $0.isLetter || $0.isNumber }) }
         let word = folded(name)
         guard !word.isEmpty else { return [] }
@@ -50,7 +50,7 @@ public struct DeviceCatalogue: Equatable, Sendable {
     }
 
     /// `unknown device "NAME"; did you mean …?`, or a pointer to the catalogue.
-    public func unknownDeviceMessage(_ name: String) -> String {
+    package func unknownDeviceMessage(_ name: String) -> String {
         let suggestions = suggestions(for: name)
         let hint =
             suggestions.isEmpty
@@ -60,7 +60,7 @@ public struct DeviceCatalogue: Equatable, Sendable {
     }
 
     /// The catalogue with `device` replacing the entry of the same name, or appended.
-    public func replacing(_ device: Device) -> DeviceCatalogue {
+    package func replacing(_ device: Device) -> DeviceCatalogue {
         var copy = self
         if let index = copy.devices.firstIndex(where: { $0.name.caseInsensitiveCompare(device.name) == .orderedSame }) {
             copy.devices[index] = device
@@ -73,7 +73,7 @@ public struct DeviceCatalogue: Equatable, Sendable {
     /// The devices a selection names, in catalogue order, without repeats. A named device brings its
     /// Display Zoom entry along (its users may have zoom on); `displayZoom: false` leaves every
     /// zoomed entry out.
-    public func select(_ selection: DeviceSelection, displayZoom: Bool = true) -> [Device] {
+    package func select(_ selection: DeviceSelection, displayZoom: Bool = true) -> [Device] {
         func named(_ device: Device, _ name: String) -> Bool {
             device.name.caseInsensitiveCompare(name) == .orderedSame
                 || device.displayZoomOf.map { $0.caseInsensitiveCompare(name) == .orderedSame } == true
@@ -97,7 +97,7 @@ public struct DeviceCatalogue: Equatable, Sendable {
 
     /// Devices grouped by screen (points and scale): each group shares one set of snapshots.
     /// Ordered by family, then pixel count, so output order is stable.
-    public static func screens(of devices: [Device]) -> [Screen] {
+    package static func screens(of devices: [Device]) -> [Screen] {
         var groups: [ScreenKey: [Device]] = [:]
         var order: [ScreenKey] = []
         for device in devices {

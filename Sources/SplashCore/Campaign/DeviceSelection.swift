@@ -2,7 +2,7 @@ import Foundation
 import SplashFormat
 
 /// Which devices a campaign renders for.
-public enum DeviceSelection: Equatable, Sendable {
+package enum DeviceSelection: Equatable, Sendable {
     /// The whole catalogue.
     case all
     /// Families and names.
@@ -10,7 +10,7 @@ public enum DeviceSelection: Equatable, Sendable {
 }
 
 /// One item of a device list.
-public enum DeviceSelector: Equatable, Sendable {
+package enum DeviceSelector: Equatable, Sendable {
     /// Every device of a family.
     case family(DeviceFamily)
     /// One catalogue entry.

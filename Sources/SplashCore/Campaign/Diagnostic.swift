@@ -2,18 +2,18 @@ import Foundation
 import SplashFormat
 
 /// A place in a campaign file: file, 1-based line and column, and the key path.
-public struct SourceLocation: Equatable, Hashable, Sendable {
+package struct SourceLocation: Equatable, Hashable, Sendable {
     /// The file as the user named it.
-    public var file: String
+    package var file: String
     /// 1-based line.
-    public var line: Int
+    package var line: Int
     /// 1-based column.
-    public var column: Int
+    package var column: Int
     /// Dotted key path, e.g. `appearances.dark.layers[1].fit`.
-    public var keyPath: String
+    package var keyPath: String
 
     /// Makes a location.
-    public init(file: String, line: Int, column: Int, keyPath: String) {
+    package init(file: String, line: Int, column: Int, keyPath: String) {
         self.file = file
         self.line = line
         self.column = column
@@ -22,9 +22,9 @@ public struct SourceLocation: Equatable, Hashable, Sendable {
 }
 
 /// One problem in a campaign file, printed like a compiler's.
-public struct Diagnostic: Equatable, Sendable, CustomStringConvertible {
+package struct Diagnostic: Equatable, Sendable, CustomStringConvertible {
     /// How serious a problem is.
-    public enum Severity: String, Sendable {
+    package enum Severity: String, Sendable {
         /// The campaign cannot be built.
         case error
         /// The campaign builds, but probably not as meant (an error with `--strict`).
@@ -32,41 +32,41 @@ public struct Diagnostic: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Where.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// What is wrong, and the fix when there is one.
-    public var message: String
+    package var message: String
     /// Error or warning.
-    public var severity: Severity
+    package var severity: Severity
 
     /// Makes a diagnostic.
-    public init(_ location: SourceLocation, _ message: String, severity: Severity = .error) {
+    package init(_ location: SourceLocation, _ message: String, severity: Severity = .error) {
         self.location = location
         self.message = message
         self.severity = severity
     }
 
     /// `file:line:col: error: key.path: message` (or `warning:`).
-    public var description: String {
+    package var description: String {
         let path = location.keyPath.isEmpty ? "" : location.keyPath + ": "
         return "\(location.file):\(location.line):\(location.column): \(severity.rawValue): \(path)\(message)"
     }
 }
 
 /// Every problem found in a campaign file.
-public struct CampaignError: Error, Equatable, CustomStringConvertible {
+package struct CampaignError: Error, Equatable, CustomStringConvertible {
     /// The problems, in file order.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
 
     /// Makes an error from diagnostics.
-    public init(_ diagnostics: [Diagnostic]) {
+    package init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics
     }
 
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    package var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 
     /// The warnings among `diagnostics` when nothing stops the build; otherwise every diagnostic
     /// thrown together, warnings made errors when `strict`.
-    public static func warnings(_ diagnostics: [Diagnostic], strict: Bool) throws(CampaignError) -> [Diagnostic] {
+    package static func warnings(_ diagnostics: [Diagnostic], strict: Bool) throws(CampaignError) -> [Diagnostic] {
         let settled = strict ? diagnostics.map { Diagnostic($0.location, $0.message) } : diagnostics
         if settled.contains(where: { $0.severity == .error }) { throw CampaignError(settled) }
         return settled

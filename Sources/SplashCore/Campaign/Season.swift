@@ -3,37 +3,37 @@ import SplashFormat
 
 /// The campaigns one bundle holds: one campaign file, a season file's list, or campaign files named
 /// together. Each keeps its own schedule, version range and priority; the bundle shares objects.
-public struct Season: Equatable, Sendable {
+package struct Season: Equatable, Sendable {
     /// The bundle's name: its folder under `Output/`.
-    public var name: String
+    package var name: String
     /// The campaigns, in the order given.
-    public var campaigns: [Campaign]
+    package var campaigns: [Campaign]
 
     /// Makes a season; ``problems`` says whether the campaigns can share a bundle.
-    public init(name: String, campaigns: [Campaign]) {
+    package init(name: String, campaigns: [Campaign]) {
         self.name = name
         self.campaigns = campaigns
     }
 
     /// A season of one campaign, named after it.
-    public init(_ campaign: Campaign) {
+    package init(_ campaign: Campaign) {
         self.init(name: campaign.name, campaigns: [campaign])
     }
 
     /// The longest name: its folder and the staging folder beside it (`.staging-<name>-<pid>`) must fit
     /// the 255 bytes a file name may have.
-    public static let maxNameLength = 200
+    package static let maxNameLength = 200
 
     /// Whether `name` can name a bundle folder: letters, digits, `.`, `_`, `-`, not starting with a
     /// dot or dash, at most ``maxNameLength`` characters.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         name.count <= maxNameLength && name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil
     }
 
     /// What stops these campaigns from sharing one bundle, each at the later campaign's file: another
     /// app, a name used twice, two campaigns of one priority whose windows overlap (which one shows
     /// would be a matter of order), or another marker (it is the app's storyboard's, one for all).
-    public var problems: [Diagnostic] {
+    package var problems: [Diagnostic] {
         var found: [Diagnostic] = []
         for (index, campaign) in campaigns.enumerated() {
             if index > 0, campaign.app.bundleID == campaigns[0].app.bundleID, campaign.marker != campaigns[0].marker {

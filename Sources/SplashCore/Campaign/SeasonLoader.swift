@@ -5,20 +5,20 @@ import Yams
 /// Reads what `splashgen build` is given into the ``Season`` one bundle holds: a campaign file, a
 /// season file (`schema`, `name`, `campaigns:` a list of campaign files relative to it), or several
 /// campaign files named together. Every problem of every file is reported in one ``CampaignError``.
-public struct SeasonLoader: Sendable {
+package struct SeasonLoader: Sendable {
     /// The newest season-file schema this version reads.
-    public static let currentSchema = 1
+    package static let currentSchema = 1
 
     /// Reads each campaign file.
-    public var campaigns: CampaignLoader
+    package var campaigns: CampaignLoader
 
     /// Makes a loader over a device catalogue.
-    public init(catalogue: DeviceCatalogue) {
+    package init(catalogue: DeviceCatalogue) {
         campaigns = CampaignLoader(catalogue: catalogue)
     }
 
     /// Whether the file at `url` is a season file (a mapping with a `campaigns` key).
-    public static func isSeasonFile(_ url: URL) -> Bool {
+    package static func isSeasonFile(_ url: URL) -> Bool {
         guard let text = try? String(contentsOf: url, encoding: .utf8), case .mapping(let top)? = try? Yams.compose(yaml: text) else {
             return false
         }
@@ -26,7 +26,7 @@ public struct SeasonLoader: Sendable {
     }
 
     /// A season file, or a campaign file as a season of one; messages name the file as `displayPath`.
-    public func load(contentsOf url: URL, displayPath: String? = nil) throws(CampaignError) -> Season {
+    package func load(contentsOf url: URL, displayPath: String? = nil) throws(CampaignError) -> Season {
         let file = displayPath ?? url.path
         guard Self.isSeasonFile(url) else { return Season(try campaigns.load(contentsOf: url, displayPath: file)) }
         // isSeasonFile read and composed it; a file that changed since is read again here.
@@ -65,7 +65,7 @@ public struct SeasonLoader: Sendable {
     }
 
     /// Campaign files named together, as one bundle called `name`.
-    public func load(_ files: [(url: URL, display: String)], name: String) throws(CampaignError) -> Season {
+    package func load(_ files: [(url: URL, display: String)], name: String) throws(CampaignError) -> Season {
         var loaded: [Campaign] = []
         var diagnostics: [Diagnostic] = []
         for file in files {

@@ -3,9 +3,9 @@ import SplashFormat
 import SplashImaging
 
 /// Describes a snapshot file's container without decoding pixels: for `splashgen inspect`.
-public enum FileInspector {
+package enum FileInspector {
     /// Labelled facts about `data`, in a stable order.
-    public static func describe(_ data: Data) throws -> [(label: String, value: String)] {
+    package static func describe(_ data: Data) throws -> [(label: String, value: String)] {
         switch SnapshotContent(sniffing: data) {
         case .ktx:
             let file = try KTXFile(parsing: data)

@@ -9,17 +9,17 @@ import SplashImaging
 /// Reads the pixels of a snapshot file whatever it holds: KTX 1.1 or ATX with ASTC 4×4, plain or
 /// LZFSE-compressed (through splashgen's LZFSE and astcenc's decompressor), or PNG (through
 /// libpng). It is the applier's decoder on Linux.
-public struct SnapshotDecoder: SnapshotPixelDecoder {
+package struct SnapshotDecoder: SnapshotPixelDecoder {
     /// The ceiling on decoded pixels.
-    public var maxPixels: Int
+    package var maxPixels: Int
 
     /// Makes a decoder.
-    public init(maxPixels: Int = PNGCodec.defaultMaxPixels) {
+    package init(maxPixels: Int = PNGCodec.defaultMaxPixels) {
         self.maxPixels = maxPixels
     }
 
     /// The decoded image.
-    public func decode(_ data: Data) throws -> RGBAImage {
+    package func decode(_ data: Data) throws -> RGBAImage {
         switch SnapshotContent(sniffing: data) {
         case .png:
             return try PNGCodec.decode(data, maxPixels: maxPixels)
@@ -41,7 +41,7 @@ extension SnapshotDecoder {
     /// last two block rows and columns (the corner where the marker view lands) and a grid of at
     /// most 32×32 blocks for the light. ASTC blocks decode independently, so the chosen blocks are
     /// laid side by side as a small image of their own. PNG is decoded whole.
-    public func sample(_ data: Data) throws -> SnapshotSample {
+    package func sample(_ data: Data) throws -> SnapshotSample {
         try samples(count: 1) { _ in data }[0].get()
     }
 
@@ -49,7 +49,7 @@ extension SnapshotDecoder {
     /// of tables). Every file's blocks are picked first, one file at a time: each inflated level is
     /// freed before the next is made, and the last one's pages go back to the system before the
     /// context exists, so no level is resident beside it.
-    public func samples(count: Int, read: (Int) throws -> Data) -> [Result<SnapshotSample, any Error>] {
+    package func samples(count: Int, read: (Int) throws -> Data) -> [Result<SnapshotSample, any Error>] {
         var results = [Result<SnapshotSample, any Error>?](repeating: nil, count: count)
         var picked: [(index: Int, blocks: PickedBlocks)] = []
         var level: Data?
@@ -204,13 +204,13 @@ private func releasePages(of data: inout Data?) {
 }
 
 /// Why a snapshot file could not be decoded.
-public enum SnapshotDecodeError: Error, Equatable, CustomStringConvertible {
+package enum SnapshotDecodeError: Error, Equatable, CustomStringConvertible {
     /// A known format splashgen does not decode.
     case unsupported(String)
     /// Not KTX, ATX, PNG or JPEG.
     case unrecognised
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupported(let what): return "cannot decode \(what)"
         case .unrecognised: return "not a snapshot file: neither KTX, ATX, PNG nor JPEG"

@@ -5,18 +5,18 @@ import SplashImaging
 /// Turns rendered pixels into the bytes of a snapshot object: ATX laid out as a launch snapshot
 /// (what the OS writes now), KTX 1.1 (what older releases wrote), both around ASTC 4×4 blocks, or
 /// PNG (what run-time libraries write). Holds one astcenc context: use from one thread.
-public final class SnapshotEncoder {
+package final class SnapshotEncoder {
     private let encoding: SnapshotEncoding
     private let codec: ASTCCodec?
 
     /// An encoder for one encoding and astcenc preset.
-    public init(encoding: SnapshotEncoding, quality: ASTCQuality) throws(ASTCError) {
+    package init(encoding: SnapshotEncoding, quality: ASTCQuality) throws(ASTCError) {
         self.encoding = encoding
         codec = encoding.isASTC ? try ASTCCodec(quality: quality) : nil
     }
 
     /// The object bytes for `image`.
-    public func encode(_ image: RGBAImage) throws -> Data {
+    package func encode(_ image: RGBAImage) throws -> Data {
         // The codec exists exactly when the encoding holds ASTC blocks.
         guard let codec else { return try PNGCodec.encode(image) }
         let blocks = try codec.compress(image)

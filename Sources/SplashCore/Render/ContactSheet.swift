@@ -7,18 +7,18 @@ import SplashImaging
 /// proportional to the screens, labelled with the devices they serve, and overlaid with what the
 /// phone puts over them (rounded corners, notch or Dynamic Island, home indicator, the parts
 /// outside the safe area). Each object is checked and decoded once, the objects in parallel.
-public enum ContactSheet {
+package enum ContactSheet {
     /// Sheet pixels per snapshot pixel, by default.
-    public static let scale = 0.1
+    package static let scale = 0.1
     static let margin = 32, gap = 20, maxWidth = 2600
     /// A tile's label column is at least this wide, so device names wrap rather than pile up.
     static let minimumCell = 170
     /// The longest side a sheet is laid out to: ImageMagick's default policy and many viewers refuse
     /// images of 16K pixels or more a side, so a sheet that would pass it is drawn smaller.
-    public static let maxSide = 16_000
+    package static let maxSide = 16_000
     /// The largest sheet drawn (a whole-catalogue season is about 12 Mpx).
     static let maxSheetPixels = 200_000_000
-    static let background = RGBAColor(r: 0x8C, g: 0x8C, b: 0x8C)
+    package static let background = RGBAColor(r: 0x8C, g: 0x8C, b: 0x8C)
     static let ink = RGBAColor(r: 0x12, g: 0x12, b: 0x12)
     /// Timeline bars: one colour per campaign of a season, grey for the originals.
     static let palette = ["#C0392B", "#2471A3", "#7D3C98", "#D68910", "#148F77", "#A04000"].compactMap { RGBAColor(hex: $0) }
@@ -26,18 +26,18 @@ public enum ContactSheet {
     static let barHeight = 24, timelineRow = 24 + 6 + 3 * 18 + 12
 
     /// What to draw.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Sheet pixels per snapshot pixel (1 draws every snapshot at full size).
-        public var scale: Double
+        package var scale: Double
         /// Whether the sign-off overlays are drawn.
-        public var overlays: Bool
+        package var overlays: Bool
         /// Only the snapshots this device shows (a catalogue name), when set.
-        public var device: String?
+        package var device: String?
         /// Whether each snapshot is also drawn alone, one image pixel per point, as PNG (for a page).
-        public var pointImages: Bool
+        package var pointImages: Bool
 
         /// Makes options.
-        public init(scale: Double = ContactSheet.scale, overlays: Bool = true, device: String? = nil, pointImages: Bool = false) {
+        package init(scale: Double = ContactSheet.scale, overlays: Bool = true, device: String? = nil, pointImages: Bool = false) {
             self.scale = scale
             self.overlays = overlays
             self.device = device
@@ -46,33 +46,33 @@ public enum ContactSheet {
     }
 
     /// Where one snapshot landed on the sheet.
-    public struct Tile: Sendable {
+    package struct Tile: Sendable {
         /// The campaign it belongs to.
-        public var campaign: String
+        package var campaign: String
         /// The snapshot drawn.
-        public var snapshot: Manifest.Snapshot
+        package var snapshot: Manifest.Snapshot
         /// Its rectangle on the sheet.
-        public var x: Int, y: Int, width: Int, height: Int
+        package var x: Int, y: Int, width: Int, height: Int
     }
 
     /// A drawn sheet.
-    public struct Sheet: Sendable {
+    package struct Sheet: Sendable {
         /// The manifest it shows.
-        public var manifest: Manifest
+        package var manifest: Manifest
         /// The picture.
-        public var image: RGBAImage
+        package var image: RGBAImage
         /// Where each snapshot went.
-        public var tiles: [Tile]
+        package var tiles: [Tile]
         /// With `pointImages`: each tile's snapshot alone at one pixel per point, with overlays, as PNG.
-        public var pointImages: [Data]
+        package var pointImages: [Data]
         /// Sheet pixels per snapshot pixel: the one asked for, or less where a side would have passed
         /// ``ContactSheet/maxSide``.
-        public var scale: Double
+        package var scale: Double
     }
 
     /// The sheet for a bundle. `catalogue` supplies the devices' shapes for the overlays;
     /// `progress` hears of each object decoded.
-    public static func render(
+    package static func render(
         _ files: BundleFiles, font: TextRenderer, catalogue: DeviceCatalogue, options: Options = Options(),
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> Sheet {
@@ -273,13 +273,13 @@ public enum ContactSheet {
         return max(w, minimumCell, (labels(snapshot) + snapshot.devices.map { $0 + "," }).map { font.width($0, pixelHeight: 15) }.max() ?? 0)
     }
 
-    static func labels(_ snapshot: Manifest.Snapshot) -> [String] {
+    package static func labels(_ snapshot: Manifest.Snapshot) -> [String] {
         let family = snapshot.family == "ipad" ? "iPad" : snapshot.family == "iphone" ? "iPhone" : snapshot.family
         return ["\(family) \(snapshot.pixels.width)x\(snapshot.pixels.height)", "\(snapshot.orientation.rawValue), \(snapshot.appearance.rawValue)"]
     }
 
     /// Device names joined with commas into lines no wider than `width` (a longer name gets a line of its own).
-    static func wrap(_ names: [String], width: Int, font: TextRenderer) -> [String] {
+    package static func wrap(_ names: [String], width: Int, font: TextRenderer) -> [String] {
         var lines: [String] = []
         for (index, name) in names.enumerated() {
             let item = name + (index < names.count - 1 ? "," : "")
@@ -294,7 +294,7 @@ public enum ContactSheet {
 }
 
 /// Why a contact sheet was not drawn.
-public enum ContactSheetError: Error, Equatable, CustomStringConvertible {
+package enum ContactSheetError: Error, Equatable, CustomStringConvertible {
     /// The manifest's snapshots would make a sheet beyond the limit.
     case tooLarge(width: Int, height: Int, limit: Int)
     /// `--device` named a device the bundle has nothing for.
@@ -306,7 +306,7 @@ public enum ContactSheetError: Error, Equatable, CustomStringConvertible {
     /// A scale that is not a number from 0.01 to 1.
     case badScale(Double)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let w, let h, let limit): return "the contact sheet would be \(w)x\(h) pixels, more than \(limit); preview one device with --device NAME"
         case .noSnapshots(let why): return why

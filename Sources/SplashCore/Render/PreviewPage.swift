@@ -6,14 +6,14 @@ import SplashImaging
 /// images inside (no script, no network either way):
 /// the contact sheet and every snapshot alone at one image pixel per point with its overlays, under
 /// the manifest's facts (app, versions, schedules, priorities, encoding, marker, sizes).
-public enum PreviewPage {
+package enum PreviewPage {
     /// The page's images live in `<page name>-files-<32 hex digits>/` beside it: a new folder per
     /// writing, so nothing a page names ever changes under it.
     static func assetsFolder(of page: URL) -> String { page.deletingPathExtension().lastPathComponent + "-files-" }
     static let sheetFile = "sheet.png"
 
     /// The largest single-file page written: mail services take attachments of 20–25 MB.
-    public static let inlineLimit = 20_000_000
+    package static let inlineLimit = 20_000_000
 
     /// Writes the page for `sheet` (drawn with `pointImages`) as `page`, an `.html` file: a page and
     /// its image folder, or (`inline`) one file with its images inside it, for mailing, when that
@@ -21,7 +21,7 @@ public enum PreviewPage {
     /// replaced in one rename, so at every instant the page on disk names a complete folder; only
     /// then are the folders of earlier writings of this page removed. Nothing else beside the page
     /// is touched.
-    public static func write(_ sheet: ContactSheet.Sheet, to page: URL, inputs: [URL] = [], inline: Bool = false) throws {
+    package static func write(_ sheet: ContactSheet.Sheet, to page: URL, inputs: [URL] = [], inline: Bool = false) throws {
         guard sheet.pointImages.count == sheet.tiles.count else { throw PreviewPageError.noPointImages }
         let fileManager = FileManager.default
         try OutputFile.check(page, example: "index.html", inputs: inputs)
@@ -84,13 +84,13 @@ public enum PreviewPage {
     }
 
     /// An app-version range as the page writes it: "from 5.0", "to 6.1", "from 5.0 to 6.1" or "all".
-    static func versions(_ min: String?, _ max: String?) -> String {
+    package static func versions(_ min: String?, _ max: String?) -> String {
         [min.map { "from \($0)" }, max.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "all"
     }
 
     /// The header's app-version fact: the bundle's own range, saying so when campaigns narrow it, so
     /// that "all" above never reads as a contradiction of a campaign's "from 5.0" below.
-    static func versionFact(_ manifest: Manifest) -> (String, String) {
+    package static func versionFact(_ manifest: Manifest) -> (String, String) {
         let bundle = versions(manifest.app.minVersion, manifest.app.maxVersion)
         let narrowed = manifest.campaigns.filter { $0.minVersion != nil || $0.maxVersion != nil }.map(\.id)
         guard !narrowed.isEmpty else { return ("app versions", bundle) }
@@ -161,7 +161,7 @@ public enum PreviewPage {
     }
 
     /// Text made safe for HTML content and attribute values.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {
@@ -182,13 +182,13 @@ private extension String {
 }
 
 /// Why a page was not written.
-public enum PreviewPageError: Error, Equatable, CustomStringConvertible {
+package enum PreviewPageError: Error, Equatable, CustomStringConvertible {
     /// The sheet was drawn without the per-snapshot images a page shows.
     case noPointImages
     /// The single-file page would be larger than mail services take.
     case tooLargeToInline(bytes: Int, limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noPointImages: return "the sheet was drawn without per-snapshot images; draw it with pointImages for a page"
         case .tooLargeToInline(let bytes, let limit):

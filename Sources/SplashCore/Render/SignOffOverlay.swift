@@ -5,39 +5,39 @@ import SplashFormat
 /// corners, the notch or Dynamic Island, the home indicator, and the parts outside the safe area
 /// (tinted). Built from the catalogue entries of the devices a snapshot serves; drawn in points
 /// scaled to wherever the snapshot is shown, so the same overlay serves a tile and a full-size view.
-public struct SignOffOverlay: Sendable {
+package struct SignOffOverlay: Sendable {
     /// The screen in points, in the snapshot's orientation.
-    public var size: (width: Double, height: Double)
+    package var size: (width: Double, height: Double)
     /// The union of the devices' safe-area insets, in points.
-    public var safeArea: Insets
+    package var safeArea: Insets
     /// The largest corner radius among the devices, in points.
-    public var cornerRadius: Double
+    package var cornerRadius: Double
     /// Each distinct notch or island, in points, in the snapshot's orientation.
-    public var cutouts: [Rect]
+    package var cutouts: [Rect]
     /// The home indicator, when any device has one.
-    public var homeIndicator: Rect?
+    package var homeIndicator: Rect?
 
     /// Outside the safe area: a translucent magenta no art should need.
-    static let unsafeTint = RGBAColor(r: 0xE0, g: 0x1E, b: 0x8C, a: 70)
+    package static let unsafeTint = RGBAColor(r: 0xE0, g: 0x1E, b: 0x8C, a: 70)
     static let cutoutColor = RGBAColor(r: 0, g: 0, b: 0)
     /// The home indicator as iOS draws it: dark on a light screen, light on a dark one.
-    static let indicatorOnLight = RGBAColor(r: 0, g: 0, b: 0, a: 160), indicatorOnDark = RGBAColor(r: 255, g: 255, b: 255, a: 200)
+    package static let indicatorOnLight = RGBAColor(r: 0, g: 0, b: 0, a: 160), indicatorOnDark = RGBAColor(r: 255, g: 255, b: 255, a: 200)
     /// The home indicator's approximate size and distance from the bottom edge, in points.
     static let indicatorSize = (iphone: 134.0, ipad: 315.0, thickness: 5.0, bottom: 8.0)
     /// One line for a legend under a sheet or on a page.
-    public static let legend =
+    package static let legend =
         "overlays: magenta = outside the safe area; black = notch or Dynamic Island; bar = home indicator; corners cut as the screen rounds them; landscape shows the phone turned with its top to the left"
 
     /// A rectangle in points.
-    public struct Rect: Equatable, Hashable, Sendable {
-        public var x: Double, y: Double, width: Double, height: Double
+    package struct Rect: Equatable, Hashable, Sendable {
+        package var x: Double, y: Double, width: Double, height: Double
         /// The corner radius its shape is drawn with.
-        public var radius: Double
+        package var radius: Double
     }
 
     /// The overlay for a snapshot, from the catalogue entries of the devices it serves; nil when
     /// none of them is in the catalogue (a campaign's own device, for example).
-    public init?(_ snapshot: Manifest.Snapshot, catalogue: DeviceCatalogue) {
+    package init?(_ snapshot: Manifest.Snapshot, catalogue: DeviceCatalogue) {
         let devices = snapshot.devices.compactMap { catalogue.device(named: $0) }
         guard let first = devices.first else { return nil }
         let portrait = (width: Double(snapshot.points.width), height: Double(snapshot.points.height))
@@ -72,7 +72,7 @@ public struct SignOffOverlay: Sendable {
 
     /// Draws the overlay onto the part of `image` where the snapshot is shown. `outside` fills
     /// the corners the screen rounds off (the colour around the tile).
-    public func draw(on image: inout RGBAImage, x left: Int, y top: Int, width: Int, height: Int, appearance: Appearance, outside: RGBAColor) {
+    package func draw(on image: inout RGBAImage, x left: Int, y top: Int, width: Int, height: Int, appearance: Appearance, outside: RGBAColor) {
         let k = Double(width) / size.width
         let safe = Rect(
             x: safeArea.left, y: safeArea.top, width: size.width - safeArea.left - safeArea.right,

@@ -2,9 +2,9 @@ import Foundation
 import SplashFormat
 
 /// Lays out every screen × orientation × appearance of a campaign: pure geometry, no pixels.
-public enum SnapshotPlanner {
+package enum SnapshotPlanner {
     /// The snapshots of `campaign`, in stable order (screen, orientation, appearance).
-    public static func plan(_ campaign: Campaign, artwork: Artwork, generator: String) throws(CampaignError) -> [PlannedSnapshot] {
+    package static func plan(_ campaign: Campaign, artwork: Artwork, generator: String) throws(CampaignError) -> [PlannedSnapshot] {
         var planned: [PlannedSnapshot] = []
         var problems: [Diagnostic] = []
         for screen in campaign.screens {
@@ -48,7 +48,7 @@ public enum SnapshotPlanner {
     /// the pixel grid on copies millions of pixels long (1×1,000,000 art filling a phone screen
     /// would be scaled to over a billion pixels, and stb aborts). 65,536 keeps every position
     /// exact to 1/128 pixel and still lets 24:1 panoramas fill the largest iPad.
-    public static let maxScaledSide = 65_536
+    package static let maxScaledSide = 65_536
 
     /// Where a layer lands on one screen, or nil when its region is empty.
     static func place(_ layer: Campaign.Layer, item: Artwork.Item, screen: Screen, orientation: Orientation) -> RenderRecipe.Placement? {

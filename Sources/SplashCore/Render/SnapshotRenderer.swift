@@ -3,12 +3,12 @@ import SplashFormat
 import SplashImaging
 
 /// Draws a ``RenderRecipe``: background, resampled art (cropped to the canvas), grey, marker.
-public enum SnapshotRenderer {
+package enum SnapshotRenderer {
     /// The snapshot's pixels. `art` holds the decoded image of every placement, by the SHA-256 of
     /// its file (so campaigns of a season that name different files by one path never mix).
     /// `blackImages` reproduces the OS bug where every image view of the launch screen renders as
     /// solid black (the sandbox simulator's fault; never used for a build).
-    public static func render(_ recipe: RenderRecipe, art: [String: RGBAImage], blackImages: Bool = false) -> RGBAImage {
+    package static func render(_ recipe: RenderRecipe, art: [String: RGBAImage], blackImages: Bool = false) -> RGBAImage {
         var canvas = RGBAImage(width: recipe.width, height: recipe.height, fill: RGBAColor(hex: recipe.background)!)
         for placement in recipe.placements {
             let x0 = max(0, placement.x), y0 = max(0, placement.y)
@@ -67,7 +67,7 @@ public enum SnapshotRenderer {
     }
 
     /// Replaces every colour by its luminance (Rec. 709 weights on linear light), R = G = B.
-    static func makeGrey(_ image: inout RGBAImage) {
+    package static func makeGrey(_ image: inout RGBAImage) {
         let toLinear = ColorTables.srgbToLinear
         let toSRGB = ColorTables.linear16ToSRGB
         image.pixels.withUnsafeMutableBufferPointer { p in

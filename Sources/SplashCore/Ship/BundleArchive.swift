@@ -4,18 +4,18 @@ import ZIPFoundation
 
 /// Bundles as ZIP archives (ZIPFoundation): written deterministically (the same bundle gives the
 /// same bytes), and read as hostile input, every entry checked before anything is written.
-public enum BundleArchive {
+package enum BundleArchive {
     /// What goes in an archive: the manifest's bytes, its signature, and the objects it names.
-    public struct Contents: Sendable {
+    package struct Contents: Sendable {
         /// `manifest.json`.
-        public var manifest: Data
+        package var manifest: Data
         /// `manifest.sig`, when signed.
-        public var signature: String?
+        package var signature: String?
         /// `objects/<sha256>` by name.
-        public var objects: [String: Data]
+        package var objects: [String: Data]
 
         /// Makes contents.
-        public init(manifest: Data, signature: String?, objects: [String: Data]) {
+        package init(manifest: Data, signature: String?, objects: [String: Data]) {
             self.manifest = manifest
             self.signature = signature
             self.objects = objects
@@ -27,7 +27,7 @@ public enum BundleArchive {
 
     /// Writes `contents` as a ZIP at `url` (through a temporary sibling, so no half archive is left).
     /// Entries: `manifest.json`, `manifest.sig`, then `objects/…` in name order, deflated.
-    public static func write(_ contents: Contents, to url: URL, inputs: [URL] = []) throws {
+    package static func write(_ contents: Contents, to url: URL, inputs: [URL] = []) throws {
         try OutputFile.check(url, example: "bundle.zip", inputs: inputs)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
@@ -54,7 +54,7 @@ public enum BundleArchive {
     /// entry must be a plain file named `manifest.json`, `manifest.sig` or `objects/<sha256>`, once;
     /// every object must be one the manifest names, of the size it says; and the archive may not be
     /// much larger than what the manifest declares. Each object's bytes must hash to its name.
-    public static func read(_ url: URL) throws(ArchiveProblem) -> Contents {
+    package static func read(_ url: URL) throws(ArchiveProblem) -> Contents {
         let archiveSize = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.intValue ?? 0
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .read) } catch { throw .notAnArchive(String(describing: error)) }
@@ -123,7 +123,7 @@ public enum BundleArchive {
 }
 
 /// Why an archive was refused. Nothing was written.
-public enum ArchiveProblem: Error, Equatable, CustomStringConvertible {
+package enum ArchiveProblem: Error, Equatable, CustomStringConvertible {
     case notAnArchive(String)
     case duplicateEntry(String)
     case symbolicLink(String)
@@ -136,7 +136,7 @@ public enum ArchiveProblem: Error, Equatable, CustomStringConvertible {
     case hashMismatch(String)
     case corruptEntry(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAnArchive(let detail): return "not a ZIP archive (\(detail))"
         case .duplicateEntry(let path): return "entry \(path) appears twice"

@@ -3,19 +3,19 @@ import SplashFormat
 
 /// A bundle's files from a folder (objects read when asked for) or an archive (read and checked
 /// whole by ``BundleArchive/read(_:)``).
-public struct BundleFiles: Sendable {
+package struct BundleFiles: Sendable {
     /// Whether they came from an archive.
-    public let isArchive: Bool
+    package let isArchive: Bool
     /// `manifest.json`'s bytes.
-    public let manifest: Data
+    package let manifest: Data
     /// `manifest.sig`'s text, when present.
-    public let signature: String?
+    package let signature: String?
     /// The names under `objects/`.
-    public let objectNames: [String]
+    package let objectNames: [String]
     private let load: @Sendable (String) -> Result<Data, FileRefusal>
 
     /// Opens a bundle folder, or reads an archive.
-    public init(_ url: URL) throws {
+    package init(_ url: URL) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw BundleProblem.missingManifest }
         if isDirectory.boolValue {
@@ -45,11 +45,11 @@ public struct BundleFiles: Sendable {
     }
 
     /// An object's bytes, or nil when it is not there.
-    public func object(_ name: String) -> Data? { try? load(name).get() }
+    package func object(_ name: String) -> Data? { try? load(name).get() }
 
     /// What is wrong with a snapshot's object here, if anything: why it could not be read (missing,
     /// a link, larger than any object), or what ``SnapshotBundle/check(_:data:width:height:)`` finds.
-    public func problem(of snapshot: Manifest.Snapshot) -> BundleProblem? {
+    package func problem(of snapshot: Manifest.Snapshot) -> BundleProblem? {
         do {
             _ = try verifiedObject(snapshot)
             return nil
@@ -57,7 +57,7 @@ public struct BundleFiles: Sendable {
     }
 
     /// A snapshot's object, read once and checked (``problem(of:)`` says what it throws).
-    public func verifiedObject(_ snapshot: Manifest.Snapshot) throws(BundleProblem) -> Data {
+    package func verifiedObject(_ snapshot: Manifest.Snapshot) throws(BundleProblem) -> Data {
         switch load(snapshot.object) {
         case .success(let data):
             if let problem = SnapshotBundle.check(snapshot, data: data) { throw problem }

@@ -1,10 +1,11 @@
 import Foundation
 import SplashFormat
+import SplashFormatWriting
 
 /// What happens to a finished bundle: sign it, slice it for one screen, pack it, unpack it, verify it.
-public enum BundleTools {
+package enum BundleTools {
     /// Writes `manifest.sig` into a bundle folder, signed with a private key file's text.
-    public static func sign(bundle: URL, privateKey: String) throws {
+    package static func sign(bundle: URL, privateKey: String) throws {
         let manifest = try SnapshotBundle(root: bundle).manifestData
         let signature = try BundleSignature.sign(manifest, privateKey: privateKey)
         try Data(signature.utf8).write(to: bundle.appendingPathComponent(BundleSignature.fileName), options: .atomic)
@@ -13,7 +14,7 @@ public enum BundleTools {
     /// The archive contents of a bundle, every object verified; cut down to one screen when `slice`
     /// is given, and (re)signed when `privateKey` is. A slice's manifest is new, so it must be signed
     /// anew; an unsliced bundle keeps its `manifest.sig`.
-    public static func contents(of bundle: URL, slice: ScreenSlice? = nil, privateKey: String? = nil) throws -> BundleArchive.Contents {
+    package static func contents(of bundle: URL, slice: ScreenSlice? = nil, privateKey: String? = nil) throws -> BundleArchive.Contents {
         let opened = try SnapshotBundle(root: bundle)
         var manifest = opened.manifest
         var manifestData = opened.manifestData
@@ -36,7 +37,7 @@ public enum BundleTools {
     /// written and moved into place only when whole.
     /// An archive whose objects are not exactly the manifest's, each whole, is refused: `unpack`
     /// never writes a bundle that `verify` would refuse.
-    public static func unpack(_ archive: URL, outputRoot: URL, name: String, waiting: (() -> Void)? = nil) throws -> URL {
+    package static func unpack(_ archive: URL, outputRoot: URL, name: String, waiting: (() -> Void)? = nil) throws -> URL {
         let contents = try BundleArchive.read(archive)
         let manifest = try Manifest.decode(from: contents.manifest)
         let problems = objectProblems(manifest, names: Array(contents.objects.keys)) { SnapshotBundle.check($0, data: contents.objects[$0.object]) }.problems
@@ -50,7 +51,7 @@ public enum BundleTools {
     /// Every problem of a bundle folder or archive: structure, signature (when a key is given),
     /// every object's presence, size, hash, header and pixel size. A folder's objects are read one
     /// at a time.
-    public static func verify(_ url: URL, publicKey: Data?) -> VerifyReport {
+    package static func verify(_ url: URL, publicKey: Data?) -> VerifyReport {
         var report = VerifyReport()
         let files: BundleFiles
         do { files = try BundleFiles(url) } catch {
@@ -95,22 +96,23 @@ public enum BundleTools {
     }
 
     /// Why an archive was not unpacked: what is wrong with its objects.
-    public struct IncompleteArchive: Error, Equatable, CustomStringConvertible {
-        public var problems: [String]
-        public var description: String { "the archive's objects are not the manifest's: " + problems.joined(separator: "; ") }
+    package struct IncompleteArchive: Error, Equatable, CustomStringConvertible {
+        package var problems: [String]
+        package init(problems: [String]) { self.problems = problems }
+        package var description: String { "the archive's objects are not the manifest's: " + problems.joined(separator: "; ") }
     }
 }
 
 /// What `splashgen verify` found.
-public struct VerifyReport: Sendable {
+package struct VerifyReport: Sendable {
     /// `folder` or `archive`.
-    public var kind = "folder"
+    package var kind = "folder"
     /// Distinct objects the manifest names.
-    public var objects = 0
+    package var objects = 0
     /// Whether a `manifest.sig` is present.
-    public var signed = false
+    package var signed = false
     /// Whether it was checked against a key and holds.
-    public var signatureChecked = false
+    package var signatureChecked = false
     /// Everything wrong, one line each; empty when the bundle is sound.
-    public var problems: [String] = []
+    package var problems: [String] = []
 }

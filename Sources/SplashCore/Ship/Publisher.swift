@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashFormatWriting
 
 /// `splashgen publish`: a bundle as the static tree a CDN or object store serves to phones.
 ///
@@ -13,9 +14,9 @@ import SplashFormat
 /// Objects go in first and manifests last, each file through a temporary sibling and a rename, so a
 /// phone never reads a manifest that names an object not yet there; objects of earlier
 /// publications stay, for phones that still hold those manifests.
-public enum Publisher {
+package enum Publisher {
     /// The slice file of a screen, relative to the tree: `screens/1179x2556.json` (portrait pixels).
-    public static func screenPath(width: Int, height: Int) -> String {
+    package static func screenPath(width: Int, height: Int) -> String {
         "screens/\(min(width, height))x\(max(width, height)).json"
     }
 
@@ -33,7 +34,7 @@ public enum Publisher {
     /// The tree is locked (``TreeLock``) from before its serial is read to the last write, so two
     /// publications into one tree at once take turns (`waiting` is called when this one waits) and
     /// the second takes a greater serial than the first.
-    public static func publish(
+    package static func publish(
         bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil, clock: Int? = nil,
         waiting: (() -> Void)? = nil
     ) throws -> PublishReport {
@@ -171,7 +172,7 @@ public enum Publisher {
     /// in whole seconds since 1970. A `SOURCE_DATE_EPOCH` that is set but empty, or not a whole
     /// number of seconds above 0, is refused: CI meant the commit's time and did not get it, and
     /// the clock's serial would let an old commit's re-run publish an old season that phones take.
-    public static func clockSerial(
+    package static func clockSerial(
         environment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()
     ) throws(PublishError) -> Int {
         if let text = environment["SOURCE_DATE_EPOCH"] {
@@ -183,7 +184,7 @@ public enum Publisher {
 
     /// The serial of the manifest already at `output`, 0 when there is none. A tree whose manifest
     /// cannot be read is refused rather than published over.
-    public static func heldSerial(in output: URL) throws -> Int {
+    package static func heldSerial(in output: URL) throws -> Int {
         let url = output.appendingPathComponent("manifest.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return 0 }
         guard let data = readBounded(url, limit: ReadLimits.manifestBytes) else {
@@ -209,26 +210,26 @@ public enum Publisher {
 }
 
 /// What `splashgen publish` wrote.
-public struct PublishReport: Sendable {
+package struct PublishReport: Sendable {
     /// The tree.
-    public var tree: URL
+    package var tree: URL
     /// The manifest's serial.
-    public var serial: Int
+    package var serial: Int
     /// Distinct objects.
-    public var objects = 0
+    package var objects = 0
     /// Their raw and deflated sizes.
-    public var rawBytes = 0, deflatedBytes = 0
+    package var rawBytes = 0, deflatedBytes = 0
     /// Screen slices written.
-    public var screens = 0
+    package var screens = 0
     /// Slices of screens an earlier publication served, written anew with no campaign.
-    public var withdrawnScreens = 0
+    package var withdrawnScreens = 0
     /// Objects (raw or deflated) the tree held damaged, written anew.
-    public var repairedObjects = 0
+    package var repairedObjects = 0
     /// Objects of earlier publications whose bytes do not match their name; this bundle does not
     /// hold them, so they stay as they are (a phone refuses them by their hash).
-    public var damagedObjectsLeft: [String] = []
+    package var damagedObjectsLeft: [String] = []
     /// The whole manifest's size.
-    public var manifestBytes = 0
+    package var manifestBytes = 0
 
     init(tree: URL, serial: Int) {
         self.tree = tree
@@ -237,7 +238,7 @@ public struct PublishReport: Sendable {
 }
 
 /// Why a bundle could not be published.
-public enum PublishError: Error, Equatable, CustomStringConvertible {
+package enum PublishError: Error, Equatable, CustomStringConvertible {
     /// `--serial` is not above the tree's.
     case serialNotGreater(requested: Int, held: Int)
     /// The tree's manifest cannot be read, so its serial is unknown.
@@ -249,7 +250,7 @@ public enum PublishError: Error, Equatable, CustomStringConvertible {
     /// `SOURCE_DATE_EPOCH` is set, but empty or not a positive whole number of seconds.
     case badSourceDateEpoch(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .serialNotGreater(let requested, let held):
             return

@@ -2,17 +2,17 @@ import Foundation
 import SplashFormat
 
 /// The snapshots of one screen: a device name from the manifest, or a pixel size in either orientation.
-public enum ScreenSlice: Sendable, CustomStringConvertible {
+package enum ScreenSlice: Sendable, CustomStringConvertible {
     case device(String)
     case pixels(width: Int, height: Int)
 
     /// Parses `1179x2556` as a pixel size, anything else as a device name.
-    public init(_ text: String) {
+    package init(_ text: String) {
         let parts = text.split(separator: "x").compactMap { Int($0) }
         self = parts.count == 2 && text.allSatisfy({ $0.isNumber || $0 == "x" }) ? .pixels(width: parts[0], height: parts[1]) : .device(text)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .device(let name): return name
         case .pixels(let w, let h): return "\(w)x\(h)"
@@ -40,10 +40,10 @@ public enum ScreenSlice: Sendable, CustomStringConvertible {
 }
 
 /// A slice that selects nothing.
-public enum SliceError: Error, Equatable, CustomStringConvertible {
+package enum SliceError: Error, Equatable, CustomStringConvertible {
     case noSnapshots(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSnapshots(let screen): return "the bundle has no snapshot for \(screen)"
         }

@@ -48,7 +48,7 @@
 import Foundation
 
 /// Why an LZFSE stream was refused.
-public enum LZFSEError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LZFSEError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input ended inside the block (or block header) that starts at `offset`.
     case truncated(offset: Int)
     /// The input ended at the block boundary `offset` without a `bvx$` end-of-stream block.
@@ -63,7 +63,7 @@ public enum LZFSEError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptBlock(offset: Int, reason: Reason)
 
     /// The specific inconsistency found inside a block.
-    public enum Reason: Equatable, Sendable, CustomStringConvertible {
+    package enum Reason: Equatable, Sendable, CustomStringConvertible {
         /// A `bvx2` header's `header_size` field is smaller than the fixed header or larger than any valid table encoding.
         case invalidHeaderSize
         /// A `bvx2` header's compressed frequency tables do not end exactly at `header_size`.
@@ -93,7 +93,7 @@ public enum LZFSEError: Error, Equatable, Sendable, CustomStringConvertible {
         /// An LZVN payload ended before its end-of-stream opcode, or the opcode was not at the payload's end.
         case payloadSizeMismatch
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .invalidHeaderSize: return "the compressed header size field is out of range"
             case .badFrequencyTableEncoding: return "the compressed frequency tables do not fill the header exactly"
@@ -113,7 +113,7 @@ public enum LZFSEError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let offset):
             return "The LZFSE input ends inside the block that starts at byte \(offset)."
@@ -132,9 +132,9 @@ public enum LZFSEError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// LZFSE compression and decompression.
-public enum LZFSE {
+package enum LZFSE {
     /// Decodes a whole stream (blocks until `bvx$`); refuses anything that would produce more than `limit` bytes.
-    public static func decompress(_ input: [UInt8], limit: Int) throws(LZFSEError) -> [UInt8] {
+    package static func decompress(_ input: [UInt8], limit: Int) throws(LZFSEError) -> [UInt8] {
         #if canImport(Compression)
         let expected = try input.withUnsafeBufferPointer { (src) throws(LZFSEError) -> Int in
             try LZFSEDecoder.scan(src, limit: limit)
@@ -148,7 +148,7 @@ public enum LZFSE {
     }
 
     /// ``decompress(_:limit:)`` into `Data`, with no second copy of the output off Apple platforms.
-    public static func decompressData(_ input: [UInt8], limit: Int) throws(LZFSEError) -> Data {
+    package static func decompressData(_ input: [UInt8], limit: Int) throws(LZFSEError) -> Data {
         #if canImport(Compression)
         return Data(try decompress(input, limit: limit))
         #else
@@ -157,7 +157,7 @@ public enum LZFSE {
     }
 
     /// Encodes bytes as an LZFSE stream the reference decoder reads.
-    public static func compress(_ input: [UInt8]) -> [UInt8] {
+    package static func compress(_ input: [UInt8]) -> [UInt8] {
         #if canImport(Compression)
         // The framework encodes every non-empty input; the empty one, and a failure, are stored.
         if let out = SystemLZFSE.encode(input) { return out }
@@ -173,7 +173,7 @@ public enum LZFSE {
 
     /// The magics of a stream's blocks in order, `bvx$` included, as far as the framing reads
     /// (for `inspect`); nothing is decoded, and a damaged frame ends the list with `damaged`.
-    public static func blockKinds(_ input: [UInt8]) -> [String] {
+    package static func blockKinds(_ input: [UInt8]) -> [String] {
         input.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress.map(UnsafeRawPointer.init) else { return ["damaged"] }
             var kinds: [String] = []

@@ -155,7 +155,7 @@ extension LZFSEDecoder {
 
     // MARK: Entry points
 
-    static func decode(_ input: [UInt8], limit: Int) throws(LZFSEError) -> [UInt8] {
+    package static func decode(_ input: [UInt8], limit: Int) throws(LZFSEError) -> [UInt8] {
         try input.withUnsafeBufferPointer { (buf) throws(LZFSEError) -> [UInt8] in
             try decode(buf, limit: limit)
         }

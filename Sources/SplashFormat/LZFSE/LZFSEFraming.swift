@@ -50,7 +50,7 @@ struct LZFSEBlockHeader {
 /// declared sizes) and the header fields, so a stream's output size is checked against a limit
 /// before anything is decoded, and `inspect` can list its blocks. The decoders are in
 /// LZFSEDecoder.swift (not compiled where the Compression framework decodes).
-enum LZFSEDecoder {
+package enum LZFSEDecoder {
     // MARK: Little-endian reads (callers check bounds first)
 
     @inline(__always)

@@ -8,13 +8,13 @@
 // Each block (at most `blockSize` input bytes) is self-contained: matches
 // never reach into earlier blocks. A block that would not shrink is stored.
 
-enum LZVNEncoder {
+package enum LZVNEncoder {
     static let blockSize = 1 << 20
     static let hashBits = 15
     static let maxDistance = 0xFFFF
 
     /// Encodes `input` as a complete LZFSE stream of `bvxn` (or `bvx-`) blocks.
-    static func encode(_ input: [UInt8]) -> [UInt8] {
+    package static func encode(_ input: [UInt8]) -> [UInt8] {
         input.withUnsafeBufferPointer { encode($0) }
     }
 

@@ -3,12 +3,11 @@
 // grey values hand-worked (Rec. 709 on linear light). The rebuild, cache and dedup checks compare
 // splashgen with itself (determinism), not with an outside oracle.
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import SplashTestSupport
 import Testing
-
-@testable import SplashCore
 
 @Suite struct BundleBuilderTests {
     /// The default encoding lays every object out as device-written launch snapshots are (§3): read

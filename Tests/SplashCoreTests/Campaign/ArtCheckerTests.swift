@@ -1,10 +1,9 @@
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import SplashTestSupport
 import Testing
-
-@testable import SplashCore
 
 /// The art checks on one screen, the iPhone 15 (393×852 pt @3x = 1179×2556 px; safe area portrait
 /// top 59 pt, bottom 34 pt). Every expected number is worked out here by hand from that geometry.

@@ -2,12 +2,11 @@
 // Fixtures/campaigns (the wording is the project's own spec for users); screen sizes and counts
 // from docs/ios-launch-cache.md §8 and the Apple specifications cited in devices.json.
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import SplashTestSupport
 import Testing
-
-@testable import SplashCore
 
 @Suite struct CampaignLoaderTests {
     /// One fixture per way a campaign can be wrong, with the exact message a user sees.

@@ -1,8 +1,7 @@
 import Foundation
+import SplashCore
 import SplashFormat
 import Testing
-
-@testable import SplashCore
 
 /// The Display Zoom sizes, as published (docs/ios-launch-cache.md §9 and the sources cited in devices.json).
 enum ZoomTable {

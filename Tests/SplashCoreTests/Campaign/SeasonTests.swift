@@ -2,11 +2,10 @@
 // priorities 0/5/100, schedules, one iPhone 15 portrait light snapshot each, and the lines where
 // each problem sits; the message wording is the project's own.
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashTestSupport
 import Testing
-
-@testable import SplashCore
 
 /// Seasons: several campaigns in one bundle, from a season file or campaign files named together.
 @Suite struct SeasonTests {

@@ -2,11 +2,10 @@
 // lossless PNG build of campaigns/double11.yaml: the reference pixels come from the code under
 // test, so this measures ASTC loss only, not whether the drawing is right.
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import Testing
-
-@testable import SplashCore
 
 @Suite struct ASTCQualityTests {
     /// A person sees no difference above about 40 dB on photographic art; launch art is mostly flat

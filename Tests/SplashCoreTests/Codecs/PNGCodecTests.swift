@@ -2,11 +2,10 @@
 // (red 40x+10, green 60y+20, blue 30xy, alpha 255-50x); libpng's own 8-bit reading of the gAMA 1.0
 // file; the encoder is checked by round trip only (decode(encode(image)) == image).
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import Testing
-
-@testable import SplashCore
 
 @Suite struct PNGCodecTests {
     /// The pattern `make-fixtures.py` draws: red 40x+10, green 60y+20, blue 30xy, alpha 255-50x.

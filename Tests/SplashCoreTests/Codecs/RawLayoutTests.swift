@@ -1,10 +1,9 @@
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import SplashTestSupport
 import Testing
-
-@testable import SplashCore
 
 /// Raw ATX payloads whose length fits row order and Morton tiles alike (sides that are multiples of
 /// 128 pixels: the 1536×2048 iPads): the third hostile round (issue 27, N13) found one row-order

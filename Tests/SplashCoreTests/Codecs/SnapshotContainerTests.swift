@@ -1,9 +1,8 @@
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import Testing
-
-@testable import SplashCore
 
 /// Launch snapshots as iOS stores them, made by reference tools (astcenc's command line, Apple's
 /// LZFSE through pyliblzfse; `Fixtures/snapshots/make-fixtures.py`, checked by its own

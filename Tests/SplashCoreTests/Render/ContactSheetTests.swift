@@ -3,11 +3,10 @@
 // from docs/ios-launch-cache.md §8. The tile scale and the corner grey are the code's own constants
 // (ContactSheet.scale, .background); label wording is the project's.
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import Testing
-
-@testable import SplashCore
 
 @Suite struct ContactSheetTests {
     static let light = RGBAColor(r: 0x33, g: 0x66, b: 0xCC), dark = RGBAColor(r: 0xCC, g: 0x66, b: 0x33)

@@ -1,10 +1,9 @@
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import SplashTestSupport
 import Testing
-
-@testable import SplashCore
 
 /// The sign-off page, opened by a real browser: Debian's Chromium, headless, loads `index.html`
 /// from disk and screenshots it. What must show comes from the campaign file (its colours) and

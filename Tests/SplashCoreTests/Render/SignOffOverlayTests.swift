@@ -1,8 +1,7 @@
 import Foundation
+import SplashCore
 import SplashFormat
 import Testing
-
-@testable import SplashCore
 
 /// The overlays against Apple's published geometry, drawn one pixel per point so every expected
 /// pixel is worked out by hand: iPhone 15 is 393 × 852 pt, corner radius 55 pt, a 126 × 37.33 pt

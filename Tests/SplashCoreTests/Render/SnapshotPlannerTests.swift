@@ -2,12 +2,11 @@
 // by the smaller ratio and centres, none is 100 pt wide at the device's scale; the 34/21 pt bottom
 // insets are the catalogue's (docs/ios-launch-cache.md §8).
 import Foundation
+import SplashCore
 import SplashFormat
 import SplashImaging
 import SplashTestSupport
 import Testing
-
-@testable import SplashCore
 
 /// Fill and fit on a tall phone and a wide tablet, portrait and landscape, checked on real pixels
 /// (PNG encoding, so no compression blurs the edges).

@@ -1,14 +1,14 @@
+import Foundation
+import SplashCore
+import SplashFormat
 // Expectations: round trips: packing twice gives the same bytes, unpacking gives the built bundle
 // back plus its signature, verify accepts it; sign and verify both go through BundleSignature (no
 // outside Ed25519 oracle). Hostile archives are written here with ZIPFoundation; the refusals and
 // problem wording are the code's own named cases.
-import Foundation
-import SplashFormat
+import SplashFormatWriting
 import SplashTestSupport
 import Testing
 import ZIPFoundation
-
-@testable import SplashCore
 
 /// Packing, unpacking, signing and verifying bundles; archives treated as hostile.
 @Suite struct BundleArchiveTests {
