@@ -31,6 +31,10 @@ package struct ApplierState: Codable, Equatable {
     var notShown: [ApplyReport.NotShown]?
     /// Before iOS 13: the launch folder was moved out to be edited and may not be back yet.
     var folderMoved: Bool?
+    /// The bundle objects (SHA-256 names) this applier has checked whole, their blocks decoded, and
+    /// that the manifest in use names: a later run that stages one checks its hash, size and header,
+    /// and need not decode it again, since bytes that hash to its name are the bytes checked.
+    package var verified: [String]?
 
     package struct Key: Codable, Equatable {
         var version: String
@@ -127,6 +131,7 @@ package struct ApplierState: Codable, Equatable {
         guard schema == Self.currentSchema else { return "state.json has schema \(schema), not \(Self.currentSchema)" }
         guard bundleID == paths.bundleID, folder == paths.folder else { return "state.json names another app or folder" }
         guard ApplierPaths.isBackupFolder(backup) else { return "state.json names a backup folder this applier does not make" }
+        guard (verified ?? []).allSatisfy(isObjectName) else { return "state.json lists a checked object that is not a SHA-256 name" }
         for (name, record) in files {
             guard Self.isFileName(name) else { return "state.json names a file that is not a plain file name" }
             guard isObjectName(record.original), isObjectName(record.current), record.pending.map(isObjectName) ?? true,
@@ -154,7 +159,8 @@ package struct ApplierState: Codable, Equatable {
     /// Makes one from every stored property (the memberwise initializer, which is never `package`).
     package init(
         key: Key, bundleID: String, folder: String, backup: String, files: [String: FileRecord], campaign: String? = nil, settledAt: Date? = nil,
-        nextChange: Date? = nil, manifestStamp: String? = nil, notShown: [ApplyReport.NotShown]? = nil, folderMoved: Bool? = nil
+        nextChange: Date? = nil, manifestStamp: String? = nil, notShown: [ApplyReport.NotShown]? = nil, folderMoved: Bool? = nil,
+        verified: [String]? = nil
     ) {
         self.key = key
         self.bundleID = bundleID
@@ -167,6 +173,7 @@ package struct ApplierState: Codable, Equatable {
         self.manifestStamp = manifestStamp
         self.notShown = notShown
         self.folderMoved = folderMoved
+        self.verified = verified
     }
 }
 

@@ -32,6 +32,9 @@ package struct PlanExecutor {
     let bundle: SnapshotBundle?
     /// Before iOS 13: edit the folder moved out of place.
     let moveFolder: Bool
+    /// Objects checked whole before (``ApplierState/verified``): staging one checks its hash, size
+    /// and header, and does not decode its blocks again.
+    var verified: Set<String> = []
 
     /// Carries out `plan` over the surveyed `before` state; returns the state written and the
     /// problems met on the way (originals that could not come back).
@@ -218,13 +221,14 @@ package struct PlanExecutor {
     )
         throws(ApplierError) -> (problem: BundleProblem?, hash: String?)
     {
-        let fs = self.fs
+        let (fs, verified) = (self.fs, self.verified)
         // What the two halves found: the object's problem, the staged file's hash, why it could not be
         // framed, the write's failure. The check's finding names the object best, so it comes first.
         let outcome = Locked<(problem: BundleProblem?, hash: String?, unframed: BundleProblem?, failure: ApplierError?)>((nil, nil, nil, nil))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
-                let problem = SnapshotBundle.check(snapshot, data: data, width: width, height: height)
+                let problem = SnapshotBundle.check(
+                    snapshot, data: data, width: width, height: height, blocksVerified: verified.contains(snapshot.object))
                 outcome.withLock { $0.problem = problem }
             } else {
                 do throws(ApplierError) {

@@ -8,7 +8,8 @@ import SplashFormat
 ///
 /// A run surveys the disk (``CacheSurvey``), plans what each file should hold (``ApplyPlanner``),
 /// and carries the plan out journaled (``PlanExecutor``), which verifies every object's bytes as it
-/// stages them, before anything else is written. Every byte it
+/// stages them, before anything else is written (its hash always; its blocks decoded whole once per
+/// container, ``ApplierState/verified``). Every byte it
 /// reads — cache files, state, bundle — is treated as hostile: it never traps, never writes outside
 /// the container, never follows a link, and names every problem in its report.
 public struct SnapshotApplier: Sendable {
@@ -222,7 +223,9 @@ public struct SnapshotApplier: Sendable {
                 noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems,
                 notShown: plan.notShown + notShown, removed: removed)
         }
-        let executor = PlanExecutor(paths: paths, fs: files, bundle: try target.open(), moveFolder: osVersion.major < 13)
+        var executor = PlanExecutor(paths: paths, fs: files, bundle: try target.open(), moveFolder: osVersion.major < 13)
+        let verified = found.verified.union(found.state.verified ?? [])
+        executor.verified = verified
         let (final, met) = try executor.run(plan, before: found.state, previousBackup: survey.saved?.backup) { settled in
             settled.campaign = campaign?.id
             settled.settledAt = now
@@ -230,6 +233,12 @@ public struct SnapshotApplier: Sendable {
             // A restore did not carry out the manifest's wish: the next apply must not find it settled.
             settled.manifestStamp = plan.clearFolder || restoring ? nil : target.stamp
             settled.notShown = plan.clearFolder || restoring ? nil : plan.notShown + notShown
+            // What this run checked whole (or found checked), the objects it staged included, as far
+            // as the manifest in use names them: a later swap to them need not decode them again.
+            let checked = verified.union(plan.changes.compactMap(\.snapshot?.object))
+            let named = Set(manifest?.campaigns.flatMap { $0.snapshots.map(\.object) } ?? [])
+            let kept = checked.intersection(named).sorted()
+            settled.verified = kept.isEmpty ? nil : kept
         }
         problems += met
         if plan.clearFolder {
@@ -335,6 +344,8 @@ public struct SnapshotApplier: Sendable {
         var clearFolder = false
         var rekeyed = false
         var problems: [ApplyReport.Problem] = []
+        /// The bundle objects the rekey checked whole, and that passed.
+        var verified: Set<String> = []
     }
 
     /// The saved records while the key holds (interrupted changes settled by reading the files);
@@ -357,10 +368,18 @@ public struct SnapshotApplier: Sendable {
             return Records(state: state)
         }
         let classifier = SnapshotClassifier(decoder: decoder, marker: marker, interfaceStyle: interfaceStyle)
+        // Each object is checked whole once in the run, however many files look for its picture.
+        var checked: [String: Data?] = [:]
         let found = survey.rekey(
             key: key, manifest: manifest, classifier: classifier, fromBackupsOnly: fromBackupsOnly,
-            object: { snapshot in try? bundle?.verifiedObject(snapshot) })
+            object: { snapshot in
+                if let known = checked[snapshot.object] { return known }
+                let data = try? bundle?.verifiedObject(snapshot)
+                checked[snapshot.object] = data
+                return data
+            })
         var records = Records(state: found.state, backups: found.originals, rekeyed: true)
+        records.verified = Set(checked.compactMap { $0.value == nil ? nil : $0.key })
         tellBlackRenders(&records, survey: survey, bundle: bundle)
         for name in found.lostOriginals {
             records.problems.append(.init(.originalLost, file: name, "holds a replacement whose backed-up original is missing or damaged"))

@@ -114,6 +114,12 @@ struct PictureDecoder: SnapshotPixelDecoder {
         var huge = good
         huge.files["A@3x.ktx"]?.width = Int.max
         #expect(huge.problem(for: paths) != nil)
+        var checked = good
+        checked.verified = [hash]
+        #expect(checked.problem(for: paths) == nil)
+        var notAHash = good
+        notAHash.verified = [hash, "objects/../../x"]
+        #expect(notAHash.problem(for: paths) != nil)
     }
 }
 

@@ -72,6 +72,9 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
         // The last object staged is the bad one: three good ones are staged before it is read.
         let order = try objectsInStagingOrder(sim, bundle: bundle)
         #expect(Set(order.map(\.object)).count == 4)
+        // The classification checked the four objects whole and recorded it, so staging them checks
+        // their hashes only: the damaged one is still refused, by its hash.
+        #expect(try verifiedObjects(sim) == (classifiedFirst ? Set(order.map(\.object)) : []))
         try flipLastByte(of: bundle.appendingPathComponent("objects/" + order[3].object))
         let tree = try sim.snapshotTree()
         let state = try? Data(contentsOf: sim.container.appendingPathComponent(Self.support + "/state.json"))
@@ -94,6 +97,38 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: staging(sim).path))
         #expect((try? Data(contentsOf: sim.container.appendingPathComponent(Self.support + "/state.json"))) == state)
         #expect(FileManager.default.fileExists(atPath: sim.container.appendingPathComponent(Self.support + "/backups").path) == classifiedFirst)
+    }
+
+    /// The objects state.json records as checked whole (``ApplierState/verified``).
+    func verifiedObjects(_ sim: SandboxSimulator) throws -> Set<String> {
+        guard let data = try? Data(contentsOf: sim.container.appendingPathComponent(Self.support + "/state.json")) else { return [] }
+        let state = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return Set(state?["verified"] as? [String] ?? [])
+    }
+
+    /// An object is decoded whole once per container: the record of it is by its hash, so another
+    /// object (here an undecodable one with its right hash, in a new manifest) is still decoded
+    /// when it is staged, and refused, though the container has objects checked already.
+    @Test func anObjectIsTrustedAsCheckedOnlyUnderTheHashThatWasChecked() throws {
+        let bundle = temporaryFolder("checked").appendingPathComponent("b")
+        try FileManager.default.copyItem(at: try Bundles.double11.get(), to: bundle)
+        let sim = try sandbox(Installed.iPhone15)
+        _ = try applier(sim, bundle: bundle, now: before).apply()
+        let checked = try verifiedObjects(sim)
+        #expect(checked.count == 4)
+        _ = try applier(sim, bundle: bundle, now: during).apply()
+        _ = try applier(sim, bundle: bundle, now: after).apply()
+        #expect(try verifiedObjects(sim) == checked)
+        var file = KTXFile(appleCompressedASTC4x4Width: 1179, height: 2556, blocks: Data(count: KTXFile.astc4x4ByteCount(width: 1179, height: 2556)))
+        file.levelData = file.levelData.prefix(8) + Data(repeating: 0x41, count: 4096)
+        try swapInObject(bundle, file.serialized())
+        let tree = try sim.snapshotTree()
+        #expect {
+            _ = try applier(sim, bundle: bundle, now: during).apply()
+        } throws: { error in
+            if case .badBundle(.unreadableObject(let object, _)) = error as? ApplierError { object == sha256Hex(file.serialized()) } else { false }
+        }
+        #expect(try sim.snapshotTree() == tree)
     }
 
     @Test func aStagedObjectIsRenamedIntoPlaceOnlyAfterItIsFlushedAndThePendingMarkIsDurable() throws {
