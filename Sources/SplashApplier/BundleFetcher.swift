@@ -85,7 +85,7 @@ public struct BundleFetcher: Sendable {
 
     /// Fetches and installs what is new, off the caller's thread.
     /// Cancelling the task that awaits it ends it promptly: a transfer under way is cancelled, a wait
-    /// between tries cut short, and nothing is installed (``FetchError/cancelled``); once the
+    /// between tries cut short, and nothing is installed (``FetchError/cancelled(_:)``); once the
     /// install has begun it finishes.
     public func fetch() async throws(FetchError) -> FetchReport {
         let fetcher = self
@@ -100,7 +100,7 @@ public struct BundleFetcher: Sendable {
         return try result.get()
     }
 
-    /// Throws ``FetchError/cancelled`` when the fetch's task was cancelled.
+    /// Throws ``FetchError/cancelled(_:)`` when the fetch's task was cancelled.
     private func checkCancelled() throws(FetchError) {
         if Task.isCancelled { throw .cancelled(folder.path) }
     }

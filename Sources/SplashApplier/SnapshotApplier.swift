@@ -6,10 +6,10 @@ import SplashFormat
 /// only, so the same source runs in an iOS app and on Linux. Call it after launch, off the main
 /// thread (or through the `async` entry points).
 ///
-/// A run surveys the disk (``CacheSurvey``), plans what each file should hold (``ApplyPlanner``),
-/// and carries the plan out journaled (``PlanExecutor``), which verifies every object's bytes as it
+/// A run surveys the disk (`CacheSurvey`), plans what each file should hold (`ApplyPlanner`),
+/// and carries the plan out journaled (`PlanExecutor`), which verifies every object's bytes as it
 /// stages them, before anything else is written (its hash always; its blocks decoded whole once per
-/// container, ``ApplierState/verified``). Every byte it
+/// container, `ApplierState.verified`). Every byte it
 /// reads — cache files, state, bundle — is treated as hostile: it never traps, never writes outside
 /// the container, never follows a link, and names every problem in its report.
 public struct SnapshotApplier: Sendable {
@@ -66,19 +66,19 @@ public struct SnapshotApplier: Sendable {
     /// Brings the cache to what the bundle wants now: the campaign in force, or the originals.
     public func apply() throws(ApplierError) -> ApplyReport { try run(.apply) }
 
-    /// ``apply()`` off the caller's thread, for an app's launch path: on a queue of its own, since
+    /// `apply()` off the caller's thread, for an app's launch path: on a queue of its own, since
     /// it flushes files and may wait for the lock. Cancelling the task that awaits it, before the run
     /// has changed anything (it is still starting, or waiting for another applier's lock), ends it
     /// with ``ApplierError/cancelled`` and the container as it was; a run that has begun changing the
     /// cache finishes, since it is journaled to end whole.
     public func apply() async throws(ApplierError) -> ApplyReport { try await runCancellable(.apply) }
 
-    /// ``restore(fromBackups:)`` off the caller's thread, cancellable as ``apply()`` is.
+    /// `restore(fromBackups:)` off the caller's thread, cancellable as `apply()` is.
     public func restore(fromBackups: Bool = false) async throws(ApplierError) -> ApplyReport {
         try await runCancellable(fromBackups ? .restoreFromBackups : .restore)
     }
 
-    /// ``status()`` off the caller's thread, cancellable as ``apply()`` is.
+    /// `status()` off the caller's thread, cancellable as `apply()` is.
     public func status() async throws(ApplierError) -> ApplyReport { try await runCancellable(.status) }
 
     /// One run on the blocking-work queue, told when the awaiting task is cancelled.

@@ -14,7 +14,7 @@ enum DemoUpdater {
         let home = URL(fileURLWithPath: NSHomeDirectory())
         let system = ProcessInfo.processInfo.operatingSystemVersion
         var run = DemoRun(switches: switches, ios: OSVersion(major: system.majorVersion, minor: system.minorVersion))
-        run.screen = await LaunchScreenUpdater.screenPixels()
+        run.screen = await ScreenSize.mainScreen
         let report = await update(switches, recording: &run)
         do { try run.write(home: home) } catch {
             DemoLog.error("could not write \(DemoRun.path): \(error)")

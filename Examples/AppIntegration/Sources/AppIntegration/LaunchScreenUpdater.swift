@@ -4,9 +4,6 @@ import SplashApplier
 #if canImport(BackgroundTasks)
 import BackgroundTasks
 #endif
-#if canImport(UIKit)
-import UIKit
-#endif
 
 /// Keeps the app's launch screen in step with the season that `splashgen publish` put on a CDN.
 ///
@@ -27,17 +24,16 @@ public enum LaunchScreenUpdater {
     public static let refreshTask = "com.example.shop.launch-screen"
 
     /// Fetches what is new for this screen, then runs the applier, both off the main thread, and
-    /// returns when they are done (the report, or nil when nothing could run). `screen` is the
-    /// screen's size in pixels; by default ``screenPixels()``.
+    /// returns when they are done (the report, or nil when nothing could run).
     @discardableResult
-    public static func update(screen: ScreenSize? = nil) async -> ApplyReport? {
+    public static func update() async -> ApplyReport? {
         // A key that does not read stops here, loudly: no bundle is trusted without it.
         let trust: BundleTrust
         do { trust = .pinned(try PinnedKey(publicKey)) } catch {
             assertionFailure("splashgen: the pinned key does not read: \(error)")
             return nil
         }
-        return await update(from: .season(season), trust: trust, screen: screen)
+        return await update(from: .season(season), trust: trust)
     }
 
     /// Where the bundle comes from: the published season, fetched first, or a bundle folder already
@@ -47,30 +43,17 @@ public enum LaunchScreenUpdater {
         case folder(URL)
     }
 
-    /// ``update(screen:)`` with the source, the trust and the applier's clock given.
+    /// ``update()`` with the source, the trust and the applier's clock given.
     @discardableResult
-    public static func update(
-        from source: Source, trust: BundleTrust, screen: ScreenSize? = nil, clock: @escaping @Sendable () -> Date = { Date() }
-    ) async -> ApplyReport? {
-        let pixels: ScreenSize
-        #if canImport(UIKit)
-        if let screen { pixels = screen } else { pixels = await screenPixels() }
-        #else
-        guard let screen else { return nil }
-        pixels = screen
-        #endif
-        let info = Bundle.main.infoDictionary ?? [:]
-        let style = InterfaceStyle(infoPlistValue: info["UIUserInterfaceStyle"] as? String)
+    public static func update(from source: Source, trust: BundleTrust, clock: @escaping @Sendable () -> Date = { Date() }) async -> ApplyReport? {
+        #if canImport(UIKit) && os(iOS)
+        // `forThisApp` reads the Info.plist, the container, the OS version and the main screen.
         let bundle: URL?
         switch source {
         case .folder(let folder):
             bundle = folder
         case .season(let base):
-            let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
-            var fetcher = BundleFetcher(
-                base: base, folder: support.appendingPathComponent("splashgen/downloads"), screen: pixels,
-                trust: trust, bundleID: Bundle.main.bundleIdentifier)
-            fetcher.appearances = style.appearances
+            let fetcher = await BundleFetcher.forThisApp(base: base, trust: trust)
             do {
                 _ = try await fetcher.fetch()
             } catch {
@@ -78,20 +61,9 @@ public enum LaunchScreenUpdater {
             }
             bundle = fetcher.current
         }
-        let system = ProcessInfo.processInfo.operatingSystemVersion
-        var applier = SnapshotApplier(
-            container: URL(fileURLWithPath: NSHomeDirectory()), bundle: bundle,
-            appVersion: info["CFBundleShortVersionString"] as? String ?? "0",
-            appBuild: info["CFBundleVersion"] as? String ?? "0",
-            osVersion: OSVersion(major: system.majorVersion, minor: system.minorVersion),
-            decoder: ImageIODecoder(), trust: trust, clock: clock)
-        applier.interfaceStyle = style
-        applier.appBundleID = Bundle.main.bundleIdentifier
-        #if canImport(UIKit)
-        // With the scale, a screen the bundle lacks is reported in exact points (`missing-snapshot`).
-        applier.screenScale = await MainActor.run { Int(UIScreen.main.scale) }
-        #endif
         do {
+            var applier = try await SnapshotApplier.forThisApp(bundle: bundle, trust: trust)
+            applier.clock = clock
             let report = try await applier.apply()
             for problem in report.problems { print("splashgen: \(problem.code.rawValue): \(problem)") }
             scheduleRefresh(at: report.nextChange ?? .distantFuture)
@@ -101,22 +73,14 @@ public enum LaunchScreenUpdater {
             scheduleRefresh(at: .distantFuture)
             return nil
         }
+        #else
+        return nil  // an app's launch cache exists on iOS only
+        #endif
     }
-
-    #if canImport(UIKit)
-    /// The screen's size in pixels as the OS sizes launch snapshots: bounds in points × `scale`
-    /// (with Display Zoom, the zoomed screen). Not `nativeBounds`, the panel's pixels, which differ
-    /// on the Plus models (1080×1920 against 1242×2208 rendered) and do not follow Display Zoom.
-    @MainActor public static func screenPixels() -> ScreenSize {
-        let screen = UIScreen.main
-        let width = Int((screen.bounds.width * screen.scale).rounded()), height = Int((screen.bounds.height * screen.scale).rounded())
-        return ScreenSize(width: min(width, height), height: max(width, height))
-    }
-    #endif
 
     #if canImport(BackgroundTasks) && os(iOS)
     /// Registers the background refresh; call it from `application(_:didFinishLaunchingWithOptions:)`.
-    /// The system wakes the app at about the time asked for: the update runs (``update(screen:)``,
+    /// The system wakes the app at about the time asked for: the update runs (``update()``,
     /// or the one given), then the task is marked completed (or cancelled when the system takes its
     /// time back).
     public static func register(running job: @escaping @Sendable () async -> ApplyReport? = { await update() }) {
