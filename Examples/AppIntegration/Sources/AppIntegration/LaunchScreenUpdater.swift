@@ -19,7 +19,7 @@ public enum LaunchScreenUpdater {
     /// The public key from `splashgen keygen -o KEY`: the text of KEY.pub ("ed25519-public …").
     static let publicKey = "PASTE-THE-TEXT-OF-KEY.pub"
     /// Where the tree written by `splashgen publish` is served.
-    static let season = URL(string: "https://cdn.example.com/launch/season/")!
+    static let season = "https://cdn.example.com/launch/season/"
     /// The background refresh's identifier, as listed in `BGTaskSchedulerPermittedIdentifiers`.
     public static let refreshTask = "com.example.shop.launch-screen"
 
@@ -27,13 +27,18 @@ public enum LaunchScreenUpdater {
     /// returns when they are done (the report, or nil when nothing could run).
     @discardableResult
     public static func update() async -> ApplyReport? {
-        // A key that does not read stops here, loudly: no bundle is trusted without it.
+        // A key that does not read, or an address that is not a URL, stops here, loudly in a debug
+        // build: no bundle is trusted without the key, and none is fetched from nowhere.
         let trust: BundleTrust
         do { trust = .pinned(try PinnedKey(publicKey)) } catch {
             assertionFailure("splashgen: the pinned key does not read: \(error)")
             return nil
         }
-        return await update(from: .season(season), trust: trust)
+        guard let base = URL(string: season) else {
+            assertionFailure("splashgen: the season's address is not a URL: \(season)")
+            return nil
+        }
+        return await update(from: .season(base), trust: trust)
     }
 
     /// Where the bundle comes from: the published season, fetched first, or a bundle folder already
