@@ -10,10 +10,11 @@ public enum ApplierError: Error, Equatable, CustomStringConvertible {
     case noContainer(String)
     /// A path between the container and a file the applier would touch is a symbolic link.
     case symbolicLink(String)
-    /// Another applier held the container's lock for longer than the wait allowed.
+    /// Another applier held the container's lock for longer than the wait allowed (and only that:
+    /// a lock that cannot be taken for another reason is ``fileSystem(_:)``).
     case busy(seconds: TimeInterval)
-    /// A file operation failed.
-    case io(String, String)
+    /// A file operation failed: which, on what path, and the system's error number.
+    case fileSystem(FileSystemError)
     /// A number the applier was given cannot be used (``SnapshotApplier/lockTimeout``).
     case badParameter(String, String)
     /// The task awaiting the run was cancelled before the run changed anything: the container is as
@@ -26,7 +27,7 @@ public enum ApplierError: Error, Equatable, CustomStringConvertible {
         case .noContainer(let path): return "no app container at \(path)"
         case .symbolicLink(let path): return "refusing \(path): it is a symbolic link, and the applier follows none"
         case .busy(let wait): return "another applier is working on this container (waited \(wait.formatted()) s)"
-        case .io(let path, let reason): return "\(path): \(reason)"
+        case .fileSystem(let error): return error.description
         case .badParameter(let name, let reason): return "\(name) \(reason)"
         case .cancelled: return "cancelled before it changed anything; the container is as it was"
         }

@@ -58,46 +58,63 @@ enum ApplierFileSystemPartial {
     }
 
     public func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
-        let fd = try inParent(of: url) { parent, name in Self.retrying { openat(parent, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644) } }
-        guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
+        let fd = try open(url, .create, O_WRONLY | O_CREAT | O_TRUNC)
         defer { close(fd) }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
+        let failure = data.withUnsafeBytes { buffer -> FileSystemError? in
+            guard let base = buffer.baseAddress else { return nil }
             var offset = 0
             while offset < buffer.count {
                 let n = Self.retrying { posixWrite(fd, base + offset, buffer.count - offset) }
-                if n <= 0 { return false }
+                if n < 0 { return FileSystemError(.write, path: url.path, errno: errno) }
+                if n == 0 { return FileSystemError(.write, path: url.path, underlying: "it took no more bytes") }
                 offset += n
             }
-            return true
+            return nil
         }
-        guard written, !flush || Self.flush(fd) else { throw .io(url.path, Self.errnoText()) }
+        if let failure { throw .fileSystem(failure) }
+        if flush, let code = Self.flush(fd) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
     }
 
     public func rename(_ source: URL, to target: URL) throws(ApplierError) {
         let code = try inParent(of: source) { from, fromName throws(ApplierError) in
             try inParent(of: target) { to, toName in renameat(from, fromName, to, toName) == 0 ? 0 : errno }
         }
-        guard code == 0 else { throw .io(target.path, String(cString: strerror(code))) }
+        guard code == 0 else { throw .fileSystem(FileSystemError(.rename, path: source.path, destination: target.path, errno: code)) }
     }
 
     public func flush(_ url: URL) throws(ApplierError) {
-        let fd = try inParent(of: url) { parent, name in Self.retrying { openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } }
-        guard fd >= 0 else { throw .io(url.path, Self.errnoText()) }
+        let fd = try open(url, .open, O_RDONLY)
         defer { close(fd) }
-        guard Self.flush(fd) else { throw .io(url.path, Self.errnoText()) }
+        if let code = Self.flush(fd) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
     }
 
     public func syncFolder(_ url: URL) throws(ApplierError) {
         let dir = try reach(url) { () throws(ContainedFolder.Failure) in try folder.openFolder(url) }
         defer { close(dir) }
-        guard Self.flush(dir) else { throw .io(url.path, "the folder could not be synced: " + Self.errnoText()) }
+        if let code = Self.flush(dir) { throw .fileSystem(FileSystemError(.syncFolder, path: url.path, errno: code)) }
     }
 
     public func remove(_ url: URL) throws(ApplierError) {
         // A folder above that is missing means the path is missing too: fine.
         let code = try inParent(of: url, ifMissing: 0) { parent, name in ContainedFolder.remove(name, in: parent) }
-        guard code == 0 else { throw .io(url.path, String(cString: strerror(code))) }
+        guard code == 0 else { throw .fileSystem(FileSystemError(.remove, path: url.path, errno: code)) }
+    }
+
+    /// A descriptor of the file `url` (never through a link), opened with `flags`: a failure names
+    /// `operation` and the error number, taken before anything else can change it, and a link
+    /// found there is refused as one.
+    func open(_ url: URL, _ operation: FileSystemError.Operation, _ flags: Int32) throws(ApplierError) -> Int32 {
+        let (fd, code, link) = try inParent(of: url) { parent, name -> (Int32, Int32, Bool) in
+            let fd = Self.retrying { openat(parent, name, flags | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+            guard fd < 0 else { return (fd, 0, false) }
+            let code = errno
+            var info = stat()
+            let link = code == ELOOP && fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFLNK
+            return (fd, code, link)
+        }
+        if link { throw .symbolicLink(((try? folder.components(of: url)) ?? [url.path]).joined(separator: "/")) }
+        guard fd >= 0 else { throw .fileSystem(FileSystemError(operation, path: url.path, errno: code)) }
+        return fd
     }
 
     public func makeFolder(_ url: URL) throws(ApplierError) {
@@ -127,40 +144,51 @@ enum ApplierFileSystemPartial {
     static func applierError(_ failure: ContainedFolder.Failure, root: URL) -> ApplierError {
         switch failure {
         case .link(let path): return .symbolicLink(path)
-        case .outside(let path): return .io(path, "outside \(root.path), where every change is made")
-        case .failed(let path, let code): return .io(root.appendingPathComponent(path).path, String(cString: strerror(code)))
+        case .outside(let path): return .fileSystem(FileSystemError(.open, path: path, underlying: "outside \(root.path), where every change is made"))
+        case .failed(let path, let code):
+            // The root's own failure names it whole; any other is relative to it.
+            let full = path.hasPrefix("/") ? path : root.appendingPathComponent(path).path
+            return .fileSystem(FileSystemError(.open, path: full, errno: code))
         }
     }
 
-    private static func flush(_ fd: Int32) -> Bool {
+    /// Flushes `fd` to stable storage; the error number when it could not.
+    private static func flush(_ fd: Int32) -> Int32? {
         #if canImport(Darwin)
-        if retrying({ fcntl(fd, F_FULLFSYNC) }) == 0 { return true }
+        if retrying({ fcntl(fd, F_FULLFSYNC) }) == 0 { return nil }
         #endif
-        return retrying { fsync(fd) } == 0
+        return retrying { fsync(fd) } == 0 ? nil : errno
     }
 
     /// The result of `call`, made again while a signal cuts it short (`EINTR`).
     static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result { ContainedFolder.retrying(call) }
 
-    static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
 /// An exclusive lock held while one applier works on a container. A second applier waits for it
-/// at most `timeout` seconds (measured on the monotonic clock), then gives up with ``ApplierError/busy``.
+/// at most `timeout` seconds (measured on the monotonic clock), then gives up with ``ApplierError/busy``;
+/// a lock file that cannot be made or locked for any other reason is that reason
+/// (``ApplierError/fileSystem(_:)``, or ``ApplierError/symbolicLink(_:)`` for a link planted there).
 package final class ApplierLock: @unchecked Sendable {  // its descriptor never changes
     private let fd: Int32
 
     /// `cancelled` is asked while it waits: a cancelled wait ends at once with ``ApplierError/cancelled``.
     package init(at url: URL, in files: POSIXFileSystem, timeout: TimeInterval, cancelled: () -> Bool = { false }) throws(ApplierError) {
-        fd = try files.inParent(of: url) { parent, name in POSIXFileSystem.retrying { openat(parent, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) } }
-        guard fd >= 0 else { throw .io(url.path, POSIXFileSystem.errnoText()) }
+        fd = try files.open(url, .create, O_RDWR | O_CREAT)
         let deadline = DispatchTime.now() + max(0, timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno  // before anything else runs
+            if code == EINTR { continue }
+            // Only a lock another holds is waited for: any other failure is that failure, at once.
+            guard code == EWOULDBLOCK || code == EAGAIN else {
+                close(fd)
+                throw .fileSystem(FileSystemError(.lock, path: url.path, errno: code))
+            }
             if cancelled() {
                 close(fd)
                 throw .cancelled
             }
-            guard errno == EWOULDBLOCK || errno == EINTR, DispatchTime.now() < deadline else {
+            guard DispatchTime.now() < deadline else {
                 close(fd)
                 throw .busy(seconds: timeout)
             }

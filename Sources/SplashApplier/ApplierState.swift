@@ -153,7 +153,9 @@ package struct ApplierState: Codable, Equatable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do { return try encoder.encode(self) } catch { throw .io("state.json", "cannot encode the state: \(error)") }
+        do { return try encoder.encode(self) } catch {
+            throw .fileSystem(FileSystemError(.write, path: "state.json", underlying: "cannot encode the state: \(error)"))
+        }
     }
 
     /// Makes one from every stored property (the memberwise initializer, which is never `package`).

@@ -124,10 +124,13 @@ public struct BundleFetcher: Sendable {
     private func runWithinDeadline() async throws(FetchError) -> FetchReport {
         // The folder itself is the app's to name; everything below it is reached from it, no link followed.
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw .io(folder.path, (error as NSError).localizedDescription)
+            // Foundation keeps the system's error number as the underlying POSIX error.
+            let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
+            throw .fileSystem(
+                FileSystemError(.makeFolder, path: folder.path, errno: cause, underlying: cause == nil ? (error as NSError).localizedDescription : nil))
         }
         var info = stat()
-        if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .io(folder.path, "is a symbolic link; the fetcher follows none") }
+        if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(folder.path) }
         // One fetch at a time per folder (the app's launch and a background refresh may overlap).
         let lock: ApplierLock
         let (lockURL, timeout, root) = (folder.appendingPathComponent("lock"), timeout, folder)
@@ -136,7 +139,8 @@ public struct BundleFetcher: Sendable {
                 try ApplierLock(at: lockURL, in: POSIXFileSystem(root: root), timeout: timeout)
             }
         } catch {
-            throw .busy(folder.path)
+            // Busy only when another fetch holds it; a lock that cannot be made or taken says why.
+            throw FetchError(error, .lock, lockURL, in: folder)
         }
         defer { withExtendedLifetime(lock) {} }
         let fetcher = self
@@ -333,13 +337,11 @@ public struct BundleFetcher: Sendable {
     /// Throws when `url`, or a folder between the fetcher's folder and it, is a symbolic link: the
     /// fetcher follows none.
     private func refuseLink(_ url: URL) throws(FetchError) {
-        let refusal = "is a symbolic link; the fetcher follows none"
         let info: stat?
         do { info = try contained.status(of: url) } catch {
-            if case .link(let path) = error { throw .io(folder.appendingPathComponent(path).path, refusal) }
-            throw .io(url.path, error.description)
+            throw FetchError(POSIXFileSystem.applierError(error, root: folder), .open, url, in: folder)
         }
-        if let info, info.st_mode & S_IFMT == S_IFLNK { throw .io(url.path, refusal) }
+        if let info, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(url.path) }
     }
 
     /// What is at `url`, links not followed (nil when nothing is, or it cannot be reached).
@@ -353,11 +355,11 @@ public struct BundleFetcher: Sendable {
     }
 
     private func remove(_ url: URL) throws(FetchError) {
-        do throws(ApplierError) { try files.remove(url) } catch { throw .io(url.path, error.description) }
+        do throws(ApplierError) { try files.remove(url) } catch { throw FetchError(error, .remove, url, in: folder) }
     }
 
     private func rename(_ source: URL, to target: URL) throws(FetchError) {
-        do throws(ApplierError) { try files.rename(source, to: target) } catch { throw .io(source.path, error.description) }
+        do throws(ApplierError) { try files.rename(source, to: target) } catch { throw FetchError(error, .rename, source, in: folder) }
     }
 
     private func get(_ path: String, limit: Int, etag: String?, report: inout FetchReport) async throws(FetchError) -> BoundedGET.Response {
@@ -398,20 +400,20 @@ public struct BundleFetcher: Sendable {
     }
 
     private func makeFolder(_ url: URL) throws(FetchError) {
-        do throws(ApplierError) { try files.makeFolder(url) } catch { throw .io(url.path, error.description) }
+        do throws(ApplierError) { try files.makeFolder(url) } catch { throw FetchError(error, .makeFolder, url, in: folder) }
     }
 
     /// Writes `data` beside `url`, flushes it (`F_FULLFSYNC` on Apple platforms), and renames it
     /// into place: the applier's own durable write, on the queue for blocking work.
     private func writeFile(_ data: Data, to url: URL) async throws(FetchError) {
-        let files = files
+        let (files, folder) = (files, folder)
         try await BlockingWork.run { () throws(FetchError) in
-            do throws(ApplierError) { try files.replace(url, with: data) } catch { throw .io(url.path, error.description) }
+            do throws(ApplierError) { try files.replace(url, with: data) } catch { throw FetchError(error, .write, url, in: folder) }
         }
     }
 
     private func syncFolder(_ url: URL) throws(FetchError) {
-        do throws(ApplierError) { try files.syncFolder(url) } catch { throw .io(url.path, error.description) }
+        do throws(ApplierError) { try files.syncFolder(url) } catch { throw FetchError(error, .syncFolder, url, in: folder) }
     }
 
     /// Hears of each part of a response body as it arrives: the URL and the body's bytes so far
@@ -471,15 +473,32 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case replayed(serial: Int, held: Int)
     /// The manifest was not written by `splashgen publish` (no serial or no deflated sizes).
     case notPublished
-    /// A local file operation failed.
-    case io(String, String)
+    /// A local file operation failed: which, on what path, and the system's error number.
+    case fileSystem(FileSystemError)
+    /// A path below the fetcher's folder (or the folder itself) is a symbolic link: none is followed.
+    case symbolicLink(String)
     /// A number the fetcher was given cannot be used (``BundleFetcher/parameterProblem``).
     case badParameter(String, String)
-    /// Another fetch into the same folder held it for longer than the timeout.
+    /// Another fetch into the same folder held it for longer than the timeout (and only that: a lock
+    /// that cannot be taken for another reason is ``fileSystem(_:)`` or ``symbolicLink(_:)``).
     case busy(String)
     /// The task awaiting the fetch was cancelled before the install: the installed bundle is as it
     /// was (objects already verified stay staged for the next fetch).
     case cancelled(String)
+
+    /// The file system's failure under the fetcher's `folder`, in `operation` on `url`, as the
+    /// fetcher's error: the cause kept as it is (a path named once), a link as a link, busy only
+    /// when another holds the lock.
+    init(_ error: ApplierError, _ operation: FileSystemError.Operation, _ url: URL, in folder: URL) {
+        switch error {
+        case .fileSystem(let failure): self = .fileSystem(failure)
+        case .symbolicLink(let path): self = .symbolicLink(folder.appendingPathComponent(path).path)
+        case .busy: self = .busy(folder.path)
+        case .cancelled: self = .cancelled(folder.path)
+        case .badBundle(let problem): self = .badBundle(problem)
+        case .noContainer, .badParameter: self = .fileSystem(FileSystemError(operation, path: url.path, underlying: error.description))
+        }
+    }
 
     /// Whether trying again may help.
     var isTransient: Bool {
@@ -502,7 +521,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .replayed(let serial, let held): return "the server offers serial \(serial) but serial \(held) is installed: an older manifest replayed, refused"
         case .badParameter(let name, let reason): return "\(name) \(reason)"
         case .notPublished: return "the manifest was not written by splashgen publish (no serial or no deflated sizes)"
-        case .io(let path, let reason): return "\(path): \(reason)"
+        case .fileSystem(let error): return error.description
+        case .symbolicLink(let path): return "\(path): is a symbolic link; the fetcher follows none"
         case .busy(let path): return "another fetch into \(path) is under way"
         }
     }

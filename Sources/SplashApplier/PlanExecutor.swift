@@ -77,7 +77,10 @@ package struct PlanExecutor {
             for name in plan.backups.keys.sorted() {
                 guard let source = plan.backups[name] else { continue }
                 guard let data = paths.read(paths.url(source.path)), sha256Hex(data) == source.hash else {
-                    throw .io(source.path, "changed while the applier was backing it up; nothing was replaced, the next run starts again")
+                    throw .fileSystem(
+                        FileSystemError(
+                            .read, path: source.path,
+                            underlying: "it changed while the applier was backing it up; nothing was replaced, the next run starts again"))
                 }
                 try fs.replace(backup.appendingPathComponent(name), with: data)
             }
@@ -132,7 +135,9 @@ package struct PlanExecutor {
                         try fs.makeFolder(backup)
                         try fs.replace(backup.appendingPathComponent(change.name), with: now, durably: true)
                     }
-                    guard let source = staged[change.name] else { throw .io(file.path, "its replacement was not staged") }
+                    guard let source = staged[change.name] else {
+                        throw .fileSystem(FileSystemError(.rename, path: file.path, underlying: "its replacement was not staged"))
+                    }
                     try fs.rename(source.url, to: file)
                 } else {
                     guard let copy = paths.read(backup.appendingPathComponent(change.name)),

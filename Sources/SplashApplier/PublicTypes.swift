@@ -2,7 +2,8 @@ import SplashFormat
 
 // What an app needs of SplashFormat, and no more: `import SplashApplier` gives these names (with
 // the applier's own: SnapshotApplier, ApplyReport, ApplierError, BundleFetcher, FetchReport,
-// FetchError, BundleTrust, PinnedKey, InterfaceStyle, Classification, ImageIODecoder), not
+// FetchError, FileSystemError, BundleTrust, PinnedKey, InterfaceStyle, Classification,
+// ImageIODecoder), not
 // SplashFormat's container readers and writers, compressors, signing or file helpers.
 
 /// Light or dark.

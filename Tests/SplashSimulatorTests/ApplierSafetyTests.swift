@@ -148,9 +148,26 @@ import Testing
         try? FileManager.default.removeItem(at: planted)
         try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: target)
         let cached = try sim.cachedFiles()
-        #expect(throws: ApplierError.self) { _ = try applier(sim, bundle: bundle, now: during).apply() }
+        #expect(throws: ApplierError.symbolicLink("Library/Application Support/splashgen/" + name)) {
+            _ = try applier(sim, bundle: bundle, now: during).apply()
+        }
         #expect(try Data(contentsOf: target) == precious, "\(name): the link's target keeps its bytes")
         #expect(try sim.cachedFiles() == cached, "\(name): nothing in the launch folder changed")
+    }
+
+    /// The container's lock is "busy" only while another applier holds it: a lock file that cannot
+    /// be made (a folder in its place: `EISDIR`, POSIX's `open` on a directory for writing) is that
+    /// failure with its error number, at once, and nothing changes.
+    @Test func aLockThatCannotBeMadeSaysWhyAndIsNotBusy() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let lock = sim.container.appendingPathComponent("Library/Application Support/splashgen/lock")
+        try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: true)
+        let cached = try sim.cachedFiles()
+        #expect(throws: ApplierError.fileSystem(FileSystemError(.create, path: lock.path, errno: EISDIR))) {
+            _ = try applier(sim, bundle: bundle, now: during).apply()
+        }
+        #expect(try sim.cachedFiles() == cached)
     }
 
     /// A run killed mid-write leaves `NAME.ktx.splashgen-partial` in the OS's folder; the next

@@ -409,7 +409,7 @@ final class Flag: @unchecked Sendable {
         try Data("keep me".utf8).write(to: elsewhere.appendingPathComponent("precious.txt"))
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("staging"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("staging/objects"), withDestinationURL: elsewhere)
-        await #expect(throws: FetchError.io(folder.appendingPathComponent("staging/objects").path, "is a symbolic link; the fetcher follows none")) {
+        await #expect(throws: FetchError.symbolicLink(folder.appendingPathComponent("staging/objects").path)) {
             try await Season15.fetcher(server, "season", into: folder).fetch()
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["precious.txt"])
@@ -429,6 +429,24 @@ final class Flag: @unchecked Sendable {
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(name), withDestinationURL: target)
         await #expect(throws: FetchError.self) { try await Season15.fetcher(server, "season", into: folder).fetch() }
         #expect(try Data(contentsOf: target) == precious, "\(name): the link's target keeps its bytes")
+    }
+
+    /// The fetcher's lock is "busy" only while another fetch holds it: a link planted there is named
+    /// as a link, and a lock file that cannot be made (a folder in its place: `EISDIR`, POSIX's
+    /// `open` on a directory for writing) is that failure with its error number, at once.
+    @Test func aLockThatCannotBeTakenSaysWhyAndIsNotBusy() async throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let linked = temporaryFolder("downloads")
+        try FileManager.default.createSymbolicLink(at: linked.appendingPathComponent("lock"), withDestinationURL: temporaryFolder("elsewhere"))
+        await #expect(throws: FetchError.symbolicLink(linked.appendingPathComponent("lock").path)) {
+            try await Season15.fetcher(server, "season", into: linked).fetch()
+        }
+        let blocked = temporaryFolder("downloads")
+        try FileManager.default.createDirectory(at: blocked.appendingPathComponent("lock"), withIntermediateDirectories: true)
+        await #expect(throws: FetchError.fileSystem(FileSystemError(.create, path: blocked.appendingPathComponent("lock").path, errno: EISDIR))) {
+            try await Season15.fetcher(server, "season", into: blocked).fetch()
+        }
     }
 
     @Test func theHighestSerialIsRememberedOutsideTheBundleAndOtherAppearancesAreFetchedAnew() async throws {
