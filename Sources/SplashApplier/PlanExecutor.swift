@@ -37,139 +37,175 @@ package struct PlanExecutor {
     var verified: Set<String> = []
 
     /// Carries out `plan` over the surveyed `before` state; returns the state written and the
-    /// problems met on the way (originals that could not come back).
+    /// problems met on the way (originals that could not come back). Each step is one of the
+    /// journal's above, in its order.
     func run(
         _ plan: ApplyPlan, before: ApplierState, previousBackup: String?, settle: (inout ApplierState) -> Void
     )
         throws(ApplierError) -> (ApplierState, [ApplyReport.Problem])
     {
         var state = before
-        var problems: [ApplyReport.Problem] = []
         try fs.makeFolder(paths.url(ApplierPaths.support))
         // A killed run's staged objects go first.
         let staging = paths.url(Self.staging)
         if try paths.checkNoLinks(Self.staging) { try fs.remove(staging) }
-
         if plan.clearFolder {
-            // Another library's leftovers: move the folder aside, then delete it; the OS renders clean originals.
-            state.files = [:]
-            state.settledAt = nil
-            try writeState(state)
-            try fs.rename(paths.folderURL, to: paths.url(paths.clearingFolder))
-            try fs.syncFolder(paths.folderURL.deletingLastPathComponent())
-            try fs.remove(paths.url(paths.clearingFolder))
-            settle(&state)
-            try writeState(state)
-            return (state, problems)
+            try clearFolder(&state, settle: settle)
+            return (state, [])
         }
-
-        // Every campaign object read once and verified before anything else is written; the flushes
-        // run while the next object is read, and are waited for before the first rename.
+        // The flushes of staged objects run while the next object is read, and are waited for
+        // before the first rename.
         let flusher = Flusher(fs: fs)
         defer { flusher.drain() }
-        // The plan's records: a file recording one pixel more than its screen has the screen's size there.
+        // 0. The plan's records: a file recording one pixel more than its screen has the screen's size there.
         let staged = try stage(plan.changes, records: plan.state.files, into: staging, flusher: flusher)
-
-        if !plan.backups.isEmpty {
-            let backup = paths.url(state.backup)
-            try paths.checkNoLinks(state.backup)
-            try fs.makeFolder(backup)
-            for name in plan.backups.keys.sorted() {
-                guard let source = plan.backups[name] else { continue }
-                guard let data = paths.read(paths.url(source.path)), sha256Hex(data) == source.hash else {
-                    throw .fileSystem(
-                        FileSystemError(
-                            .read, path: source.path,
-                            underlying: "it changed while the applier was backing it up; nothing was replaced, the next run starts again"))
-                }
-                try fs.replace(backup.appendingPathComponent(name), with: data)
-            }
-            try fs.syncFolder(backup)
-            try writeState(state)
-            if let previousBackup, previousBackup != state.backup, ApplierPaths.isBackupFolder(previousBackup) {
-                try fs.remove(paths.url(previousBackup))
-            }
-        }
-
+        // 1.
+        try backUp(plan.backups, in: &state, previousBackup: previousBackup)
+        var problems: [ApplyReport.Problem] = []
         if !plan.changes.isEmpty {
-            state.settledAt = nil
-            // A replacement's hash is its staged file's: the object's picture in the original's container.
-            // The object a file shows is not known again until its change is done: a kill after the
-            // rename must not leave the record naming the picture it had before.
-            for change in plan.changes {
-                state.files[change.name]?.pending = staged[change.name]?.hash ?? change.target
-                state.files[change.name]?.object = nil
-            }
-            if moveFolder { state.folderMoved = true }
-            try writeState(state)
-            let working = moveFolder ? paths.url(paths.editingFolder) : paths.folderURL
-            if moveFolder {
-                try fs.rename(paths.folderURL, to: working)
-                try fs.syncFolder(working.deletingLastPathComponent())
-            }
-            for entry in paths.contained.listing(working) where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
-                try fs.remove(working.appendingPathComponent(entry))
-            }
-            // Nothing unflushed is renamed into place.
-            try flusher.wait()
-            let backup = paths.url(state.backup)
-            for change in plan.changes {
-                guard var record = state.files[change.name] else { continue }
-                let file = working.appendingPathComponent(change.name)
-                if change.remove {
-                    // A black render with nothing to put in its place: iOS renders it again.
-                    try fs.remove(file)
-                    state.files[change.name] = nil
-                    continue
-                }
-                if change.snapshot != nil {
-                    // Replacing the original: only with a verified backup of it behind.
-                    if record.current == record.original, !backupHolds(record.original, at: backup.appendingPathComponent(change.name)) {
-                        guard let now = paths.read(file), sha256Hex(now) == record.original else {
-                            problems.append(
-                                .init(.originalLost, file: change.name, "no verified backup of the original, and the file no longer holds it; left as it is"))
-                            record.pending = nil
-                            state.files[change.name] = record
-                            continue
-                        }
-                        try fs.makeFolder(backup)
-                        try fs.replace(backup.appendingPathComponent(change.name), with: now, durably: true)
-                    }
-                    guard let source = staged[change.name] else {
-                        throw .fileSystem(FileSystemError(.rename, path: file.path, underlying: "its replacement was not staged"))
-                    }
-                    try fs.rename(source.url, to: file)
-                } else {
-                    guard let copy = paths.read(backup.appendingPathComponent(change.name)),
-                        sha256Hex(copy) == record.original
-                    else {
-                        problems.append(
-                            .init(.originalLost, file: change.name, "the backup of the original is missing or damaged; the file keeps what it holds"))
-                        record.pending = nil
-                        state.files[change.name] = record
-                        continue
-                    }
-                    try fs.replace(file, with: copy)
-                }
-                record.current = staged[change.name]?.hash ?? change.target
-                record.object = change.snapshot?.object
-                record.pending = nil
-                state.files[change.name] = record
-            }
-            try fs.syncFolder(working)
-            if moveFolder {
-                try fs.rename(working, to: paths.folderURL)
-                try fs.syncFolder(paths.folderURL.deletingLastPathComponent())
-                state.folderMoved = nil
-            }
+            // 2.
+            try markPending(plan.changes, staged: staged, in: &state)
+            // 3.
+            problems = try swap(plan.changes, staged: staged, in: &state, flusher: flusher)
         }
         // What is left staged belongs to files whose original was lost, left as they are.
         if !staged.isEmpty { try fs.remove(staging) }
-        settle(&state)
-        // Not flushed: every cached file and backup is durable by now, and a state lost to a power
+        // 4. Not flushed: every cached file and backup is durable by now, and a state lost to a power
         // cut is rebuilt (pending marks resolved by reading the files, or records from the backups).
+        settle(&state)
         try fs.replace(paths.stateURL, with: try state.encoded(), flush: false)
         return (state, problems)
+    }
+
+    /// Another library's leftovers: the folder is moved aside, then deleted, for the OS to render
+    /// clean originals; the state says so first.
+    private func clearFolder(_ state: inout ApplierState, settle: (inout ApplierState) -> Void) throws(ApplierError) {
+        state.files = [:]
+        state.settledAt = nil
+        try writeState(state)
+        try fs.rename(paths.folderURL, to: paths.url(paths.clearingFolder))
+        try fs.syncFolder(paths.folderURL.deletingLastPathComponent())
+        try fs.remove(paths.url(paths.clearingFolder))
+        settle(&state)
+        try writeState(state)
+    }
+
+    /// Step 1: new originals are backed up (each read again and checked against the hash the survey
+    /// took), then the state that points at them is written, then the previous key's backups go.
+    private func backUp(_ backups: [String: BackupSource], in state: inout ApplierState, previousBackup: String?) throws(ApplierError) {
+        guard !backups.isEmpty else { return }
+        let backup = paths.url(state.backup)
+        try paths.checkNoLinks(state.backup)
+        try fs.makeFolder(backup)
+        for name in backups.keys.sorted() {
+            guard let source = backups[name] else { continue }
+            guard let data = paths.read(paths.url(source.path)), sha256Hex(data) == source.hash else {
+                throw .fileSystem(
+                    FileSystemError(
+                        .read, path: source.path,
+                        underlying: "it changed while the applier was backing it up; nothing was replaced, the next run starts again"))
+            }
+            try fs.replace(backup.appendingPathComponent(name), with: data)
+        }
+        try fs.syncFolder(backup)
+        try writeState(state)
+        if let previousBackup, previousBackup != state.backup, ApplierPaths.isBackupFolder(previousBackup) {
+            try fs.remove(paths.url(previousBackup))
+        }
+    }
+
+    /// Step 2: the files about to change are marked pending, and the run unsettled, durably. A
+    /// replacement's hash is its staged file's: the object's picture in the original's container.
+    /// The object a file shows is not known again until its change is done: a kill after the rename
+    /// must not leave the record naming the picture it had before.
+    private func markPending(
+        _ changes: [ApplyPlan.Change], staged: [String: (url: URL, hash: String)], in state: inout ApplierState
+    ) throws(ApplierError) {
+        state.settledAt = nil
+        for change in changes {
+            state.files[change.name]?.pending = staged[change.name]?.hash ?? change.target
+            state.files[change.name]?.object = nil
+        }
+        if moveFolder { state.folderMoved = true }
+        try writeState(state)
+    }
+
+    /// Step 3: before iOS 13 the folder is moved out to be edited; leftovers of a killed run's
+    /// writes go; once every staged object is flushed, each file gets what it should hold
+    /// (``put(_:in:staged:state:problems:)``); one sync of the folder makes the renames durable;
+    /// the folder moves back. Returns the originals that could not come back.
+    private func swap(
+        _ changes: [ApplyPlan.Change], staged: [String: (url: URL, hash: String)], in state: inout ApplierState, flusher: Flusher
+    ) throws(ApplierError) -> [ApplyReport.Problem] {
+        let working = moveFolder ? paths.url(paths.editingFolder) : paths.folderURL
+        if moveFolder {
+            try fs.rename(paths.folderURL, to: working)
+            try fs.syncFolder(working.deletingLastPathComponent())
+        }
+        for entry in paths.contained.listing(working) where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
+            try fs.remove(working.appendingPathComponent(entry))
+        }
+        // Nothing unflushed is renamed into place.
+        try flusher.wait()
+        var problems: [ApplyReport.Problem] = []
+        for change in changes {
+            try put(change, in: working, staged: staged, state: &state, problems: &problems)
+        }
+        try fs.syncFolder(working)
+        if moveFolder {
+            try fs.rename(working, to: paths.folderURL)
+            try fs.syncFolder(paths.folderURL.deletingLastPathComponent())
+            state.folderMoved = nil
+        }
+        return problems
+    }
+
+    /// One file of step 3: a black render with nothing to put in its place is removed, for iOS to
+    /// render again; a replacement is renamed over its target, and replaces an original only with a
+    /// verified backup of it behind (backed up again from the file itself when it still holds the
+    /// recorded original); an original comes back from its verified backup, written beside its
+    /// target and renamed. A file whose original is nowhere to be had keeps what it holds (reported).
+    private func put(
+        _ change: ApplyPlan.Change, in working: URL, staged: [String: (url: URL, hash: String)], state: inout ApplierState,
+        problems: inout [ApplyReport.Problem]
+    ) throws(ApplierError) {
+        guard var record = state.files[change.name] else { return }
+        let file = working.appendingPathComponent(change.name), backup = paths.url(state.backup)
+        if change.remove {
+            try fs.remove(file)
+            state.files[change.name] = nil
+            return
+        }
+        if change.snapshot != nil {
+            if record.current == record.original, !backupHolds(record.original, at: backup.appendingPathComponent(change.name)) {
+                guard let now = paths.read(file), sha256Hex(now) == record.original else {
+                    problems.append(
+                        .init(.originalLost, file: change.name, "no verified backup of the original, and the file no longer holds it; left as it is"))
+                    record.pending = nil
+                    state.files[change.name] = record
+                    return
+                }
+                try fs.makeFolder(backup)
+                try fs.replace(backup.appendingPathComponent(change.name), with: now, durably: true)
+            }
+            guard let source = staged[change.name] else {
+                throw .fileSystem(FileSystemError(.rename, path: file.path, underlying: "its replacement was not staged"))
+            }
+            try fs.rename(source.url, to: file)
+        } else {
+            guard let copy = paths.read(backup.appendingPathComponent(change.name)), sha256Hex(copy) == record.original else {
+                problems.append(
+                    .init(.originalLost, file: change.name, "the backup of the original is missing or damaged; the file keeps what it holds"))
+                record.pending = nil
+                state.files[change.name] = record
+                return
+            }
+            try fs.replace(file, with: copy)
+        }
+        record.current = staged[change.name]?.hash ?? change.target
+        record.object = change.snapshot?.object
+        record.pending = nil
+        state.files[change.name] = record
     }
 
     /// Where campaign objects are staged, container-relative: beside the state, on the container's
