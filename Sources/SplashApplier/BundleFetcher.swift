@@ -8,12 +8,16 @@ import FoundationNetworking
 /// Brings a published season (`splashgen publish`) to the phone: this screen's signed slice, then
 /// only the objects it needs, installed as a bundle folder the applier reads.
 ///
-/// A fetch asks for `screens/<W>x<H>.json` with the ETag it holds (a 304 costs next to nothing),
-/// checks the signature against the pinned key before reading anything else, refuses another app's
-/// manifest and any serial lower than the one installed (an old campaign replayed), then downloads
-/// each missing object as raw DEFLATE, checking its size before and its hash, header and pixel size
-/// after inflating. Objects land in `staging/` and the finished bundle replaces `bundle/` by rename:
-/// the applier sees the old bundle or the new one, never a mix. A fetch cut short keeps the objects
+/// A fetch, in four steps:
+/// 1. it takes its folder and the folder's lock (one fetch at a time);
+/// 2. it asks for `screens/<W>x<H>.json` with the ETag it holds (a 304 costs next to nothing),
+///    checks the signature against the pinned key before reading anything else, and refuses another
+///    app's manifest, another screen's, and any serial lower than the one installed (an old
+///    campaign replayed);
+/// 3. it downloads each missing object as raw DEFLATE into `staging/`, checking its size before and
+///    its hash, header and pixel size after inflating;
+/// 4. the finished bundle replaces `bundle/` by rename: the applier sees the old bundle or the new
+///    one, never a mix. A fetch cut short keeps the objects
 /// it verified, and the next one goes on from there. Transport failures, timeouts and 5xx answers
 /// are retried a bounded number of times with back-off; nothing else is.
 public struct BundleFetcher: Sendable {
@@ -122,7 +126,36 @@ public struct BundleFetcher: Sendable {
     }
 
     private func runWithinDeadline() async throws(FetchError) -> FetchReport {
-        // The folder itself is the app's to name; everything below it is reached from it, no link followed.
+        // 1.
+        let lock = try await takeFolder()
+        defer { withExtendedLifetime(lock) {} }
+        let fetcher = self
+        try await BlockingWork.run { () throws(FetchError) in try fetcher.prepareFolder() }
+        var report = FetchReport(installed: installed)
+        // 2.
+        let slice = try await newSlice(report: &report)
+        report.serial = slice.serial
+        // 3.
+        let needed = try objects(of: slice.manifest)
+        if needed.isEmpty, !slice.manifest.campaigns.isEmpty { report.campaignsWithoutThisScreen = slice.manifest.campaigns.map(\.id) }
+        let installedObjects = installed.appendingPathComponent("objects")
+        if slice.unchanged, needed.values.allSatisfy({ sizeOf(installedObjects.appendingPathComponent($0.object)) == $0.bytes }) {
+            if slice.etag != slice.held?.etag { try await writeFile(Data((slice.etag ?? "").utf8), to: installed.appendingPathComponent("etag")) }
+            report.notModified = true
+            return report
+        }
+        try await stage(needed, report: &report)
+        // 4.
+        try await complete(slice, keeping: needed)
+        report.campaigns = slice.manifest.campaigns.map(\.id)
+        report.installedNew = true
+        return report
+    }
+
+    /// Step 1: the folder, made if need be (it is the app's to name; everything below it is reached
+    /// from it, no link followed), and its lock: one fetch at a time per folder (the app's launch
+    /// and a background refresh may overlap).
+    private func takeFolder() async throws(FetchError) -> ApplierLock {
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             // Foundation keeps the system's error number as the underlying POSIX error.
             let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
@@ -131,28 +164,35 @@ public struct BundleFetcher: Sendable {
         }
         var info = stat()
         if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(folder.path) }
-        // One fetch at a time per folder (the app's launch and a background refresh may overlap).
-        let lock: ApplierLock
         let (lockURL, timeout, root) = (folder.appendingPathComponent("lock"), timeout, folder)
         do throws(ApplierError) {
-            lock = try await BlockingWork.run { () throws(ApplierError) in
+            return try await BlockingWork.run { () throws(ApplierError) in
                 try ApplierLock(at: lockURL, in: POSIXFileSystem(root: root), timeout: timeout)
             }
         } catch {
             // Busy only when another fetch holds it; a lock that cannot be made or taken says why.
             throw FetchError(error, .lock, lockURL, in: folder)
         }
-        defer { withExtendedLifetime(lock) {} }
-        let fetcher = self
-        try await BlockingWork.run { () throws(FetchError) in try fetcher.prepareFolder() }
-        var report = FetchReport(installed: installed)
-        // The highest serial ever installed here, kept outside bundle/: a bundle deleted or damaged
-        // does not open the door to an older manifest.
+    }
+
+    /// What step 2 found: the slice's manifest and bytes, its ETag and signature, the bundle held
+    /// before (when it is this app's, for this screen and these appearances), and whether the slice
+    /// is that bundle's.
+    private struct Slice {
+        var manifest: Manifest, body: Data, etag: String?, signature: String?, serial: Int
+        var held: Held?
+        var unchanged: Bool
+    }
+
+    /// Step 2: this screen's slice, signature checked, and refused unless it is this app's, signed
+    /// for this screen, published (a serial), and not older than the highest serial ever installed
+    /// here (kept outside `bundle/`, so a bundle deleted or damaged does not open the door to an
+    /// older manifest).
+    private func newSlice(report: inout FetchReport) async throws(FetchError) -> Slice {
         let held = heldBundle()
         let floor = max(highWater(), held.flatMap { $0.manifest.app.bundleID == bundleID || bundleID == nil ? $0.manifest.serial : nil } ?? 0)
         // Revalidated only when it is this app's slice for this screen and these appearances.
         let current = held.flatMap { $0.fetchedFor == fetchedFor && (bundleID == nil || $0.manifest.app.bundleID == bundleID) ? $0 : nil }
-
         try checkCancelled()
         let (body, etag, signatureText) = try await slice(revalidating: current, report: &report)
         let manifest: Manifest
@@ -171,34 +211,33 @@ public struct BundleFetcher: Sendable {
             throw .badBundle(.otherScreen(expected: "\(portrait.width)x\(portrait.height)", found: found))
         }
         guard let serial = manifest.serial else { throw .notPublished }
-        report.serial = serial
         let unchanged = current.map { $0.data == body } ?? false
         if serial < floor || (serial == floor && current != nil && !unchanged) { throw .replayed(serial: serial, held: floor) }
+        return Slice(manifest: manifest, body: body, etag: etag, signature: signatureText, serial: serial, held: current, unchanged: unchanged)
+    }
 
-        // The objects this screen needs: kept from staging or the installed bundle when they verify,
-        // downloaded otherwise.
+    /// Step 3's list: the objects this screen needs (its size either way round, the appearances the
+    /// app has), by name; a name becomes a path and a URL, so only a SHA-256 in hex is one.
+    private func objects(of manifest: Manifest) throws(FetchError) -> [String: Manifest.Snapshot] {
         var needed: [String: Manifest.Snapshot] = [:]
         for snapshot in manifest.campaigns.flatMap(\.snapshots)
         where appearances.contains(snapshot.appearance)
             && (snapshot.pixels == screen || snapshot.pixels == ScreenSize(width: screen.height, height: screen.width))
         {
-            // A name becomes a path and a URL: only a SHA-256 in hex is one.
             guard isObjectName(snapshot.object) else { throw .badBundle(.notAnObjectName(snapshot.object)) }
             needed[snapshot.object] = snapshot
         }
-        if needed.isEmpty, !manifest.campaigns.isEmpty { report.campaignsWithoutThisScreen = manifest.campaigns.map(\.id) }
-        let installedObjects = installed.appendingPathComponent("objects")
-        if unchanged, needed.values.allSatisfy({ sizeOf(installedObjects.appendingPathComponent($0.object)) == $0.bytes }) {
-            if etag != current?.etag { try await writeFile(Data((etag ?? "").utf8), to: installed.appendingPathComponent("etag")) }
-            report.notModified = true
-            return report
-        }
+        return needed
+    }
 
-        let stagedObjects = staging.appendingPathComponent("objects")
+    /// Step 3: each needed object in `staging/objects`: kept from staging or the installed bundle
+    /// when it verifies, downloaded as DEFLATE otherwise (its size checked before, its hash, header
+    /// and pixel size after inflating). The reads, hashes and decodes run on the library's own
+    /// queue, never the cooperative pool; only the downloads are awaited here.
+    private func stage(_ needed: [String: Manifest.Snapshot], report: inout FetchReport) async throws(FetchError) {
+        let stagedObjects = staging.appendingPathComponent("objects"), installedObjects = installed.appendingPathComponent("objects")
         try makeFolder(stagedObjects)
         try refuseLink(stagedObjects)
-        // The reads, hashes and decodes run on the library's own queue, never the cooperative pool;
-        // only the downloads are awaited here.
         let contained = contained
         for (name, snapshot) in needed.sorted(by: { $0.key < $1.key }) {
             try checkCancelled()
@@ -231,26 +270,27 @@ public struct BundleFetcher: Sendable {
             try await writeFile(data, to: target)
             report.objectsDownloaded += 1
         }
+    }
 
-        // Complete: only what this bundle names stays; the manifest goes in last, the staging folder
-        // replaces the bundle, then the serial is recorded.
+    /// Step 4: only what this bundle names stays staged; the signature, ETag and what it was fetched
+    /// for go in, the manifest last; the staging folder replaces the bundle (the last point a
+    /// cancellation stops it: from the install on, it finishes); then the serial is recorded.
+    private func complete(_ slice: Slice, keeping needed: [String: Manifest.Snapshot]) async throws(FetchError) {
+        let stagedObjects = staging.appendingPathComponent("objects")
         for entry in contained.listing(stagedObjects)
         where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
             try remove(stagedObjects.appendingPathComponent(entry))
         }
-        if let signatureText { try await writeFile(Data(signatureText.utf8), to: staging.appendingPathComponent(BundleSignature.fileName)) }
-        try await writeFile(Data((etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
+        if let signature = slice.signature { try await writeFile(Data(signature.utf8), to: staging.appendingPathComponent(BundleSignature.fileName)) }
+        try await writeFile(Data((slice.etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
         try await writeFile(Data(fetchedFor.utf8), to: staging.appendingPathComponent("fetched-for"))
-        try await writeFile(body, to: staging.appendingPathComponent("manifest.json"))
-        // The last point a cancellation stops it: from the install on, it finishes.
+        try await writeFile(slice.body, to: staging.appendingPathComponent("manifest.json"))
         try checkCancelled()
+        let fetcher = self
         try await BlockingWork.run { () throws(FetchError) in try fetcher.install() }
         // After the install: a failed one must not make its own serial look replayed. A kill in between
         // leaves the installed bundle's serial, which counts too.
-        if serial > highWater() { try await writeFile(Data(String(serial).utf8), to: folder.appendingPathComponent("serial")) }
-        report.campaigns = manifest.campaigns.map(\.id)
-        report.installedNew = true
-        return report
+        if slice.serial > highWater() { try await writeFile(Data(String(slice.serial).utf8), to: folder.appendingPathComponent("serial")) }
     }
 
     /// What a bundle was fetched for: the slice and the appearances. Another screen (Display Zoom
