@@ -108,18 +108,24 @@ public struct SnapshotApplier: Sendable {
 
     enum Mode { case apply, restore, restoreFromBackups, status }
 
-    /// One run: locate, lock, survey; the no-op shortcut; then records, plan, and (unless `status`)
-    /// the journaled execution.
+    /// One run, in steps:
+    /// 1. the parameters are checked, and the container and the bundle's manifest located (its
+    ///    bytes hashed, not parsed);
+    /// 2. the container's lock is taken (not by `status`), then the cache surveyed, a killed run's
+    ///    temporary files removed from the OS's folder;
+    /// 3. the launch path: when the state is settled for this key, manifest and time, nothing else
+    ///    is read (one state file, one listing, the manifest's hash);
+    /// 4. what the bundle wants now: the campaign in force (none when restoring), when that next
+    ///    changes, and why the others are not shown;
+    /// 5. the records: the saved ones while the key holds, otherwise made anew;
+    /// 6. the plan (``ApplyPlanner``), which `status` reports as it is;
+    /// 7. the plan carried out, journaled (``PlanExecutor``), and reported.
     private func run(_ mode: Mode, cancelled: () -> Bool = { false }) throws(ApplierError) -> ApplyReport {
         // A cancelled run stops before it writes anything, or while it waits for the lock; once it
         // holds the lock it finishes.
         if cancelled() { throw .cancelled }
-        guard lockTimeout.isFinite, (0...Self.longestLockWait).contains(lockTimeout) else {
-            throw .badParameter("lockTimeout", "must be a number of seconds from 0 to \(Int(Self.longestLockWait)); found \(lockTimeout)")
-        }
-        if let screenScale, !(1...3).contains(screenScale) {
-            throw .badParameter("screenScale", "must be UIScreen.scale: 1, 2 or 3; found \(screenScale)")
-        }
+        // 1.
+        try checkParameters()
         let now = clock()
         var target = try locate(opening: mode == .status)
         guard let paths = target.paths else {
@@ -127,24 +133,12 @@ public struct SnapshotApplier: Sendable {
                 folder: nil, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [],
                 problems: [.init(.noSnapshotFolder, "no launch folder and no bundle name the app")])
         }
-        var lock: ApplierLock?
-        if mode != .status {
-            try paths.checkNoLinks(ApplierPaths.support)
-            try files.makeFolder(paths.url(ApplierPaths.support))
-            Self.excludeFromBackup(paths.url(ApplierPaths.support))
-            lock = try ApplierLock(
-                at: paths.url(ApplierPaths.support + "/lock"), in: POSIXFileSystem(root: container), timeout: lockTimeout, cancelled: cancelled)
-        }
+        // 2.
+        let lock = mode == .status ? nil : try takeLock(paths, cancelled: cancelled)
         defer { withExtendedLifetime(lock) {} }
-
         var survey = try CacheSurvey(paths: paths)
-        // A killed run's temporary files never stay in the OS's folder, whatever this run does.
-        if mode != .status, !survey.partials.isEmpty {
-            for name in survey.partials { try files.remove(paths.folderURL.appendingPathComponent(name)) }
-            try files.syncFolder(paths.folderURL)
-            survey.partials = []
-        }
-        // The launch path: one state read, one listing, the manifest's hash; nothing decoded or parsed.
+        if mode != .status { try removePartials(&survey) }
+        // 3.
         if mode == .apply, survey.folderExists, !survey.editingFolderExists, !survey.clearingFolderExists, let saved = survey.saved,
             saved.isSettled(for: key(survey.names), manifestStamp: target.stamp, at: now)
         {
@@ -152,28 +146,12 @@ public struct SnapshotApplier: Sendable {
                 saved, campaign: saved.campaign, nextChange: saved.nextChange, manifest: nil, regenerated: false, noOp: true,
                 actions: [:], notes: [:], problems: [], notShown: saved.notShown ?? [])
         }
-
-        let manifest = try target.open()?.manifest
-        if let manifest, manifest.app.bundleID != paths.bundleID {
-            throw .badBundle(.otherApp(expected: paths.bundleID, found: manifest.app.bundleID))
-        }
-        let restoring = mode == .restore || mode == .restoreFromBackups
-        let campaign = restoring ? nil : manifest?.campaign(inForceAt: now, appVersion: appVersion)
-        let nextChange = restoring ? nil : manifest?.nextChange(after: now, appVersion: appVersion)
-        let notShown = restoring ? [] : manifest.map { ApplyPlanner.notShown($0, inForce: campaign, at: now, appVersion: appVersion) } ?? []
+        // 4.
+        let wish = try wish(of: &target, paths: paths, restoring: mode == .restore || mode == .restoreFromBackups, at: now)
         if mode != .status { try finishInterruptedMoves(&survey) }
-        var problems: [ApplyReport.Problem] = []
-        if let reason = survey.stateProblem {
-            problems.append(.init(.stateRebuilt, "\(reason); the records were rebuilt from the disk and the backups"))
-        }
-        for name in survey.tooLong {
-            problems.append(
-                .init(
-                    .nameTooLong, file: name,
-                    "its name is \(name.utf8.count) bytes: with the applier's temporary suffix it passes the file system's 255; left as it is"))
-        }
+        var problems = Self.surveyProblems(survey)
         guard survey.folderExists else {
-            if campaign != nil {
+            if wish.campaign != nil {
                 problems.append(
                     .init(
                         .noSnapshotFolder,
@@ -181,16 +159,17 @@ public struct SnapshotApplier: Sendable {
                     ))
             }
             return ApplyReport(
-                folder: nil, campaign: campaign?.id, nextChange: nextChange, cacheRegenerated: false, nothingToDo: true, files: [],
-                problems: problems, notShown: notShown)
+                folder: nil, campaign: wish.campaign?.id, nextChange: wish.nextChange, cacheRegenerated: false, nothingToDo: true, files: [],
+                problems: problems, notShown: wish.notShown)
         }
-
+        // 5.
         let found = records(
-            survey, manifest: manifest, bundle: try target.open(), marker: manifest?.app.marker, fromBackupsOnly: mode == .restoreFromBackups)
+            survey, manifest: wish.manifest, bundle: try target.open(), marker: wish.manifest?.app.marker,
+            fromBackupsOnly: mode == .restoreFromBackups)
         problems += found.problems
         // With no records to trust and no bundle, a cached file cannot be told from a campaign's
         // picture whose original was lost with the records: none is recorded as an original.
-        if restoring, manifest == nil, survey.saved == nil || mode == .restoreFromBackups,
+        if wish.restoring, wish.manifest == nil, survey.saved == nil || mode == .restoreFromBackups,
             found.backups.contains(where: { $0.value.path == paths.folder + "/" + $0.key })
         {
             problems.append(
@@ -201,17 +180,17 @@ public struct SnapshotApplier: Sendable {
             return ApplyReport(
                 folder: paths.folder, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [], problems: problems)
         }
+        // 6.
         var plan =
             found.clearFolder
             ? ApplyPlan(state: found.state, clearFolder: true)
             : try ApplyPlanner.plan(
-                found.state, campaign: campaign, bundle: try target.open(), restoring: restoring,
+                found.state, campaign: wish.campaign, bundle: try target.open(), restoring: wish.restoring,
                 verifyingBytes: mode == .status, screenScale: screenScale,
                 original: { name in Self.original(of: name, in: found, paths: paths) })
         plan.backups = found.backups
         plan.regenerated = found.rekeyed && survey.saved?.key != found.state.key
         problems += plan.problems
-
         let removed = Dictionary(
             uniqueKeysWithValues: plan.changes.filter(\.remove).compactMap { change in found.state.files[change.name].map { (change.name, $0) } })
         if mode == .status {
@@ -219,24 +198,103 @@ public struct SnapshotApplier: Sendable {
             for change in plan.changes { actions[change.name] = .wouldChange }
             if plan.clearFolder { for name in survey.names { actions[name] = .wouldChange } }
             return report(
-                plan.state, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
+                plan.state, campaign: wish.campaign?.id, nextChange: wish.nextChange, manifest: wish.manifest, regenerated: plan.regenerated,
                 noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems,
-                notShown: plan.notShown + notShown, removed: removed)
+                notShown: plan.notShown + wish.notShown, removed: removed)
         }
-        var executor = PlanExecutor(paths: paths, fs: files, bundle: try target.open(), moveFolder: osVersion.major < 13)
+        // 7.
+        return try carryOut(plan, found: found, survey: survey, target: &target, wish: wish, at: now, problems: problems, removed: removed)
+    }
+
+    /// Step 1's checks of what the app set, before anything is read.
+    private func checkParameters() throws(ApplierError) {
+        guard lockTimeout.isFinite, (0...Self.longestLockWait).contains(lockTimeout) else {
+            throw .badParameter("lockTimeout", "must be a number of seconds from 0 to \(Int(Self.longestLockWait)); found \(lockTimeout)")
+        }
+        if let screenScale, !(1...3).contains(screenScale) {
+            throw .badParameter("screenScale", "must be UIScreen.scale: 1, 2 or 3; found \(screenScale)")
+        }
+    }
+
+    /// Step 2's lock: the support folder made (no link on the way, kept out of the device's
+    /// backups), then its lock, waited for at most ``lockTimeout``.
+    private func takeLock(_ paths: ApplierPaths, cancelled: () -> Bool) throws(ApplierError) -> ApplierLock {
+        try paths.checkNoLinks(ApplierPaths.support)
+        try files.makeFolder(paths.url(ApplierPaths.support))
+        Self.excludeFromBackup(paths.url(ApplierPaths.support))
+        return try ApplierLock(
+            at: paths.url(ApplierPaths.support + "/lock"), in: POSIXFileSystem(root: container), timeout: lockTimeout, cancelled: cancelled)
+    }
+
+    /// Step 2: a killed run's temporary files never stay in the OS's folder, whatever this run does.
+    private func removePartials(_ survey: inout CacheSurvey) throws(ApplierError) {
+        guard !survey.partials.isEmpty else { return }
+        for name in survey.partials { try files.remove(survey.paths.folderURL.appendingPathComponent(name)) }
+        try files.syncFolder(survey.paths.folderURL)
+        survey.partials = []
+    }
+
+    /// What step 4 finds the bundle wants now.
+    private struct Wish {
+        var manifest: Manifest?
+        var campaign: Manifest.Campaign?
+        var nextChange: Date?
+        var notShown: [ApplyReport.NotShown]
+        var restoring: Bool
+    }
+
+    /// Step 4: the bundle opened (parsed, its signature checked) and refused when it is another
+    /// app's; the campaign in force at `now` for this app version (none when restoring), when that
+    /// next changes, and why each other campaign is not shown.
+    private func wish(of target: inout Target, paths: ApplierPaths, restoring: Bool, at now: Date) throws(ApplierError) -> Wish {
+        let manifest = try target.open()?.manifest
+        if let manifest, manifest.app.bundleID != paths.bundleID {
+            throw .badBundle(.otherApp(expected: paths.bundleID, found: manifest.app.bundleID))
+        }
+        guard !restoring, let manifest else { return Wish(manifest: manifest, notShown: [], restoring: restoring) }
+        let campaign = manifest.campaign(inForceAt: now, appVersion: appVersion)
+        return Wish(
+            manifest: manifest, campaign: campaign, nextChange: manifest.nextChange(after: now, appVersion: appVersion),
+            notShown: ApplyPlanner.notShown(manifest, inForce: campaign, at: now, appVersion: appVersion), restoring: false)
+    }
+
+    /// What the survey found wrong: a state that was not trusted, names too long to write beside.
+    private static func surveyProblems(_ survey: CacheSurvey) -> [ApplyReport.Problem] {
+        var problems: [ApplyReport.Problem] = []
+        if let reason = survey.stateProblem {
+            problems.append(.init(.stateRebuilt, "\(reason); the records were rebuilt from the disk and the backups"))
+        }
+        for name in survey.tooLong {
+            problems.append(
+                .init(
+                    .nameTooLong, file: name,
+                    "its name is \(name.utf8.count) bytes: with the applier's temporary suffix it passes the file system's 255; left as it is"))
+        }
+        return problems
+    }
+
+    /// Step 7: the plan carried out by the journaled executor, the state settled for what the
+    /// bundle wants now (and the objects this run checked whole recorded), and the run reported.
+    private func carryOut(
+        _ plan: ApplyPlan, found: Records, survey: CacheSurvey, target: inout Target, wish: Wish, at now: Date,
+        problems: [ApplyReport.Problem], removed: [String: ApplierState.FileRecord]
+    ) throws(ApplierError) -> ApplyReport {
+        var problems = problems
+        var executor = PlanExecutor(paths: survey.paths, fs: files, bundle: try target.open(), moveFolder: osVersion.major < 13)
         let verified = found.verified.union(found.state.verified ?? [])
         executor.verified = verified
+        let stamp = target.stamp
         let (final, met) = try executor.run(plan, before: found.state, previousBackup: survey.saved?.backup) { settled in
-            settled.campaign = campaign?.id
+            settled.campaign = wish.campaign?.id
             settled.settledAt = now
-            settled.nextChange = plan.clearFolder ? nil : nextChange
+            settled.nextChange = plan.clearFolder ? nil : wish.nextChange
             // A restore did not carry out the manifest's wish: the next apply must not find it settled.
-            settled.manifestStamp = plan.clearFolder || restoring ? nil : target.stamp
-            settled.notShown = plan.clearFolder || restoring ? nil : plan.notShown + notShown
+            settled.manifestStamp = plan.clearFolder || wish.restoring ? nil : stamp
+            settled.notShown = plan.clearFolder || wish.restoring ? nil : plan.notShown + wish.notShown
             // What this run checked whole (or found checked), the objects it staged included, as far
             // as the manifest in use names them: a later swap to them need not decode them again.
             let checked = verified.union(plan.changes.compactMap(\.snapshot?.object))
-            let named = Set(manifest?.campaigns.flatMap { $0.snapshots.map(\.object) } ?? [])
+            let named = Set(wish.manifest?.campaigns.flatMap { $0.snapshots.map(\.object) } ?? [])
             let kept = checked.intersection(named).sorted()
             settled.verified = kept.isEmpty ? nil : kept
         }
@@ -249,16 +307,16 @@ public struct SnapshotApplier: Sendable {
                     note: "another library's leftover or an unbacked replacement")
             }
             return ApplyReport(
-                folder: paths.folder, campaign: campaign?.id, nextChange: now, cacheRegenerated: false, nothingToDo: false,
-                files: cleared, problems: problems, notShown: notShown)
+                folder: survey.paths.folder, campaign: wish.campaign?.id, nextChange: now, cacheRegenerated: false, nothingToDo: false,
+                files: cleared, problems: problems, notShown: wish.notShown)
         }
         var actions: [String: ApplyReport.Action] = [:]
         for change in plan.changes where !met.contains(where: { $0.file == change.name }) {
             actions[change.name] = change.remove ? .removed : change.snapshot == nil ? .restored : .replaced
         }
         return report(
-            final, campaign: campaign?.id, nextChange: nextChange, manifest: manifest, regenerated: plan.regenerated,
-            noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown + notShown,
+            final, campaign: wish.campaign?.id, nextChange: wish.nextChange, manifest: wish.manifest, regenerated: plan.regenerated,
+            noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown + wish.notShown,
             removed: removed.filter { final.files[$0.key] == nil })
     }
 
