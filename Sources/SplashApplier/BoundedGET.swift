@@ -53,13 +53,16 @@ final class BoundedGET: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        // URLSession's own timeouts are only a backstop past ours: Foundation on Linux counts them
+        // in whole seconds, rounded down, so a try given 0.9 s would time out after 1 ms.
+        let backstop = timeout.rounded(.up) + 1
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let session = URLSession(configuration: configuration, delegate: getter, delegateQueue: queue)
         defer { session.finishTasksAndInvalidate() }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: backstop)
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         // Sizes are checked against the bytes on the wire: no transparent decompression.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")

@@ -41,7 +41,8 @@ public struct BundleFetcher: Sendable {
     /// The longest one request may take, in seconds.
     public var timeout: TimeInterval = 30
     /// The longest the whole fetch may take, in seconds, every request and wait included: past it,
-    /// no request is started and the one under way is cut short.
+    /// no request is started and the one under way is cut short. The fetch then fails with the
+    /// server's last failure, or, when there was none, ``FetchError/timedOut(_:_:)`` naming the deadline.
     public var deadline: TimeInterval = 120
 
     /// The longest wait between two tries, however many were made.
@@ -418,8 +419,9 @@ public struct BundleFetcher: Sendable {
             guard allowed > 0 else { throw .timedOut(url(path).absoluteString, deadline) }
             report.requests += 1
             switch await BoundedGET.get(url(path), limit: limit, etag: etag, timeout: allowed, progress: progress) {
-            case .success(let response) where (500...599).contains(response.status):
-                last = .httpStatus(url(path).absoluteString, response.status)
+            case .failure(.timedOut) where allowed < timeout:
+                // The deadline, not the server, ended this try: the last failure stands, or the deadline.
+                throw attempt > 1 ? last : .timedOut(url(path).absoluteString, deadline)
             case .success(let response):
                 report.bytesReceived += response.bodyBytes
                 return response

@@ -308,6 +308,35 @@ final class Flag: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: fetcher.installed.path))
     }
 
+    /// The deadline, not a try's share of it, is what a fetch cut by its deadline names: a body
+    /// trickling in at 4 KB/s is under way when 1.5 s have passed.
+    @Test func aRequestCutByTheDeadlineNamesTheDeadline() async throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        var fetcher = Season15.fetcher(server, "slow/season")
+        fetcher.deadline = 1.5
+        do {
+            _ = try await fetcher.fetch()
+            Issue.record("a trickling season was fetched within 1.5 s")
+        } catch {
+            guard case .timedOut(_, let seconds) = error else { Issue.record("\(error)"); return }
+            #expect(seconds == 1.5, "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fetcher.installed.path))
+    }
+
+    /// A try may be given less than a second (the deadline's remainder, or a short timeout): it has
+    /// all of it, here to wait about 50 ms for each answer. (Foundation on Linux counts URLSession's
+    /// timeouts in whole seconds, rounded down: handed 0.9 s, it times out after 1 ms without an answer.)
+    @Test func aTryGivenLessThanASecondHasAllOfIt() async throws {
+        let server = try NginxServer()
+        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        var fetcher = Season15.fetcher(server, "late/season")
+        fetcher.timeout = 0.9
+        let report = try await fetcher.fetch()
+        #expect(report.installedNew && report.retries == 0, "\(report)")
+    }
+
     @Test func aManifestForAnotherAppOrWithABadSignatureIsRefused() async throws {
         let server = try NginxServer()
         try Season15.publish(Season15.otherApp, to: server.root.appendingPathComponent("other"))
