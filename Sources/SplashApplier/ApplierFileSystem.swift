@@ -172,8 +172,8 @@ enum ApplierFileSystemPartial {
 package final class ApplierLock: @unchecked Sendable {  // its descriptor never changes
     private let fd: Int32
 
-    /// `cancelled` is asked while it waits: a cancelled wait ends at once with ``ApplierError/cancelled``.
-    package init(at url: URL, in files: POSIXFileSystem, timeout: TimeInterval, cancelled: () -> Bool = { false }) throws(ApplierError) {
+    /// `cancellation` is asked while it waits: a cancelled wait ends at once with ``ApplierError/cancelled``.
+    package init(at url: URL, in files: POSIXFileSystem, timeout: TimeInterval, cancellation: Cancellation? = nil) throws(ApplierError) {
         fd = try files.open(url, .create, O_RDWR | O_CREAT)
         let deadline = DispatchTime.now() + max(0, timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -184,7 +184,7 @@ package final class ApplierLock: @unchecked Sendable {  // its descriptor never 
                 close(fd)
                 throw .fileSystem(FileSystemError(.lock, path: url.path, errno: code))
             }
-            if cancelled() {
+            if cancellation?.isCancelled == true {
                 close(fd)
                 throw .cancelled
             }

@@ -165,10 +165,11 @@ public struct BundleFetcher: Sendable {
         }
         var info = stat()
         if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(folder.path) }
-        let (lockURL, timeout, root) = (folder.appendingPathComponent("lock"), timeout, folder)
+        let (lockURL, timeout, root) = (folder.appendingPathComponent("lock"), min(timeout, secondsLeft), folder)
         do throws(ApplierError) {
-            return try await BlockingWork.run { () throws(ApplierError) in
-                try ApplierLock(at: lockURL, in: POSIXFileSystem(root: root), timeout: timeout)
+            // Waited for no longer than the fetch's deadline allows, and no longer once cancelled.
+            return try await BlockingWork.run { (cancellation) throws(ApplierError) in
+                try ApplierLock(at: lockURL, in: POSIXFileSystem(root: root), timeout: timeout, cancellation: cancellation)
             }
         } catch {
             // Busy only when another fetch holds it; a lock that cannot be made or taken says why.

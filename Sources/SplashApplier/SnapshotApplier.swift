@@ -84,17 +84,7 @@ public struct SnapshotApplier: Sendable {
     /// One run on the blocking-work queue, told when the awaiting task is cancelled.
     private func runCancellable(_ mode: Mode) async throws(ApplierError) -> ApplyReport {
         let applier = self
-        let cancelled = Locked(false)
-        let result = await withTaskCancellationHandler {
-            await BlockingWork.run { () -> Result<ApplyReport, ApplierError> in
-                do throws(ApplierError) { return .success(try applier.run(mode, cancelled: { cancelled.withLock { $0 } })) } catch {
-                    return .failure(error)
-                }
-            }
-        } onCancel: {
-            cancelled.withLock { $0 = true }
-        }
-        return try result.get()
+        return try await BlockingWork.run { (cancellation) throws(ApplierError) in try applier.run(mode, cancellation: cancellation) }
     }
 
     /// Puts every original back, byte for byte. `fromBackups` ignores the state file and rebuilds
@@ -120,10 +110,10 @@ public struct SnapshotApplier: Sendable {
     /// 5. the records: the saved ones while the key holds, otherwise made anew;
     /// 6. the plan (``ApplyPlanner``), which `status` reports as it is;
     /// 7. the plan carried out, journaled (``PlanExecutor``), and reported.
-    private func run(_ mode: Mode, cancelled: () -> Bool = { false }) throws(ApplierError) -> ApplyReport {
+    private func run(_ mode: Mode, cancellation: Cancellation? = nil) throws(ApplierError) -> ApplyReport {
         // A cancelled run stops before it writes anything, or while it waits for the lock; once it
         // holds the lock it finishes.
-        if cancelled() { throw .cancelled }
+        if cancellation?.isCancelled == true { throw .cancelled }
         // 1.
         try checkParameters()
         let now = clock()
@@ -134,7 +124,7 @@ public struct SnapshotApplier: Sendable {
                 problems: [.init(.noSnapshotFolder, "no launch folder and no bundle name the app")])
         }
         // 2.
-        let lock = mode == .status ? nil : try takeLock(paths, cancelled: cancelled)
+        let lock = mode == .status ? nil : try takeLock(paths, cancellation: cancellation)
         defer { withExtendedLifetime(lock) {} }
         var survey = try CacheSurvey(paths: paths)
         if mode != .status { try removePartials(&survey) }
@@ -218,12 +208,12 @@ public struct SnapshotApplier: Sendable {
 
     /// Step 2's lock: the support folder made (no link on the way, kept out of the device's
     /// backups), then its lock, waited for at most ``lockTimeout``.
-    private func takeLock(_ paths: ApplierPaths, cancelled: () -> Bool) throws(ApplierError) -> ApplierLock {
+    private func takeLock(_ paths: ApplierPaths, cancellation: Cancellation?) throws(ApplierError) -> ApplierLock {
         try paths.checkNoLinks(ApplierPaths.support)
         try files.makeFolder(paths.url(ApplierPaths.support))
         Self.excludeFromBackup(paths.url(ApplierPaths.support))
         return try ApplierLock(
-            at: paths.url(ApplierPaths.support + "/lock"), in: POSIXFileSystem(root: container), timeout: lockTimeout, cancelled: cancelled)
+            at: paths.url(ApplierPaths.support + "/lock"), in: POSIXFileSystem(root: container), timeout: lockTimeout, cancellation: cancellation)
     }
 
     /// Step 2: a killed run's temporary files never stay in the OS's folder, whatever this run does.

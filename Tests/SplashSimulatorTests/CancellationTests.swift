@@ -75,6 +75,25 @@ import Testing
         #expect(try Self.tree(sim.container) == lockFile && lockFile.count == before.count + 1, "nothing but the other applier's lock file")
     }
 
+    /// A fetch waiting for another fetch's lock on its folder is cancelled in the wait: promptly,
+    /// with nothing asked of the server and the installed bundle unchanged.
+    @Test func aFetchWaitingForTheLockIsCancelledInTheWait() async throws {
+        let server = try NginxServer()
+        let (folder, before) = try await Season15.installedThenGreySale(server)
+        let requests = server.requests.count
+        let held = open(folder.appendingPathComponent("lock").path, O_RDWR | O_CREAT, 0o644)
+        #expect(flock(held, LOCK_EX) == 0)
+        defer { close(held) }
+        var fetcher = Season15.fetcher(server, "season", into: folder)
+        fetcher.timeout = 60
+        let (outcome, took) = try await Self.cancel(after: 300_000_000) { [fetcher] in try await fetcher.fetch() }
+        // Far less than the 60 s it would wait uncancelled; the bound leaves room for a loaded machine.
+        #expect(took < .seconds(2), "ended \(took) after the cancel")
+        #expect(throws: FetchError.cancelled(folder.path)) { try outcome.get() }
+        #expect(server.requests.count == requests, "nothing was asked of the server")
+        #expect(Season15.files(folder.appendingPathComponent("bundle")) == before, "the installed bundle is unchanged")
+    }
+
     /// Runs `work` in a task of its own and cancels that task after `delay` nanoseconds (at once for
     /// 0): what the work ended with, and how long after the cancel it ended.
     static func cancel<T: Sendable>(

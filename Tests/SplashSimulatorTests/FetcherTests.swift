@@ -478,6 +478,23 @@ final class Flag: @unchecked Sendable {
         }
     }
 
+    /// A fetch waits for another fetch's lock no longer than its deadline allows: busy when the
+    /// deadline comes, not after the 60 s a request may take.
+    @Test func aLockHeldByAnotherFetchIsWaitedForWithinTheDeadline() async throws {
+        let folder = temporaryFolder("downloads")
+        let held = open(folder.appendingPathComponent("lock").path, O_RDWR | O_CREAT, 0o644)
+        #expect(flock(held, LOCK_EX) == 0)
+        defer { close(held) }
+        var fetcher = BundleFetcher(
+            base: URL(string: "http://127.0.0.1:9/")!, folder: folder, screen: iPhone15, trust: .acceptingUnsignedBundles, bundleID: nil)
+        fetcher.timeout = 60
+        fetcher.deadline = 1
+        let start = ContinuousClock.now
+        await #expect(throws: FetchError.busy(folder.path)) { try await fetcher.fetch() }
+        // Far less than 60 s; the bound leaves room for a loaded machine.
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
     @Test func theHighestSerialIsRememberedOutsideTheBundleAndOtherAppearancesAreFetchedAnew() async throws {
         let server = try NginxServer()
         let tree = server.root.appendingPathComponent("season")
