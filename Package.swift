@@ -98,9 +98,14 @@ let package = Package(
         /** What every test target shares (scratch folders). */
         .target(name: "SplashTestSupport", path: "Tests/SplashTestSupport"),
         .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat", "SplashFormatWriting", "SplashTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SplashApplierTests", dependencies: ["SplashApplier", "SplashFormatWriting", "SplashTestSupport"]),
+        /** The scenes the applier's and the simulator's tests play in: bundles splashgen builds, containers the simulated OS wrote, an nginx on 127.0.0.1. */
+        .target(
+            name: "SplashScenarios", dependencies: ["SplashSimulator", "SplashCore", "SplashFormatWriting", "SplashApplier", "SplashTestSupport"],
+            path: "Tests/SplashScenarios", exclude: ["Fixtures"]),
         .testTarget(
-            name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashTestSupport"], exclude: ["Fixtures"]),
+            name: "SplashApplierTests", dependencies: ["SplashApplier", "SplashFormatWriting", "SplashScenarios", "SplashSimulator", "SplashCore", "SplashTestSupport"]),
+        .testTarget(
+            name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashScenarios", "SplashTestSupport"]),
         .testTarget(
             name: "SplashCoreTests",
             dependencies: ["SplashCore", "SplashImaging", "SplashFormat", "SplashFormatWriting", "SplashTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],

@@ -22,8 +22,7 @@ cp "$snapshots/ktx-apple.ktx" "$snapshots/ktx-plain.ktx" "$corpus/ktx/"
 cp Tests/SplashFormatTests/Fixtures/lzfse/{empty,random,astc-like}.lzfse "$corpus/lzfse/"
 cp Tests/SplashCoreTests/Fixtures/png/*.png "$snapshots"/{scene,tiles,pad}.png Tests/SplashCoreTests/Fixtures/campaigns/logo.png "$corpus/png/"
 cp Tests/splashgenTests/Goldens/good-manifest.json Tests/SplashFormatTests/Fixtures/lzfse/manifest.json "$corpus/manifest/"
-for file in Tests/SplashCoreTests/Fixtures/campaigns/*.yaml Tests/SplashCoreTests/Fixtures/seasons/*.yaml \
-    Tests/SplashSimulatorTests/Fixtures/*.yaml campaigns/*.yaml; do
+for file in Tests/SplashCoreTests/Fixtures/campaigns/*.yaml Tests/SplashCoreTests/Fixtures/seasons/*.yaml campaigns/*.yaml; do
     cp "$file" "$corpus/yaml/$(basename "$(dirname "$file")")-$(basename "$file")"
 done
 
@@ -32,7 +31,7 @@ done
 for ios in 17.0 15.0; do
     sandbox="$scratch/sim-$ios"
     "$splashgen" sim install --sandbox "$sandbox" --ios "$ios" \
-        --launch-screen Tests/SplashSimulatorTests/Fixtures/navy-light-only.yaml >/dev/null
+        --launch-screen Tests/SplashScenarios/Fixtures/storyboards/navy-light-only.json >/dev/null
     kind=$([ "$ios" = 17.0 ] && echo atx || echo ktx)
     find "$sandbox/container" -name '*.ktx' | sort | head -n 1 | while read -r file; do cp "$file" "$corpus/$kind/sim-ios$ios"; done
     "$splashgen" apply --container "$sandbox/container" --bundle "$scratch/out/good" --ios "$ios" \

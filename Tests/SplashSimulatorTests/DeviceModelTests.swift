@@ -2,6 +2,7 @@ import Foundation
 import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import SplashCore
 import SplashFormat
 import SplashFormatWriting
+import SplashScenarios
 import SplashTestSupport
 import Testing
 

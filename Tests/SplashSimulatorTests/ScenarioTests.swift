@@ -7,6 +7,7 @@ import SplashApplier
 import SplashCore
 import SplashFormat
 import SplashImaging
+import SplashScenarios
 import SplashSimulator
 import Testing
 

@@ -6,6 +6,7 @@ import SplashFormat
 // is the oracle: the code under test against itself); the pinned-key refusals are the applier's
 // named cases, and a refused bundle leaves the snapshot tree byte for byte.
 import SplashFormatWriting
+import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import SplashCore
 import SplashFormat
+import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
 import Testing

@@ -6,22 +6,22 @@ import SplashFormat
 import SplashSimulator
 import SplashTestSupport
 
-enum Repo {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
-    static func campaign(_ name: String) -> URL { root.appendingPathComponent("campaigns/" + name) }
+package enum Repo {
+    package static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
+    package static func campaign(_ name: String) -> URL { root.appendingPathComponent("campaigns/" + name) }
     /// A storyboard stand-in (``Storyboard``, JSON) from this suite's fixtures.
-    static func storyboard(_ name: String) -> URL {
+    package static func storyboard(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/storyboards/" + name)
     }
     /// The simulator's shipped storyboard stand-in: the app's own screen, as campaigns/default.yaml draws it.
-    static var ownStoryboard: URL { get throws { try SandboxSimulator.defaultLaunchScreen } }
+    package static var ownStoryboard: URL { get throws { try SandboxSimulator.defaultLaunchScreen } }
 }
 
-func date(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+package func date(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
 
 /// A bundle of one campaign file, rendered for one device only, its Display Zoom screen included
 /// (what a device would download).
-func buildBundle(_ file: String, device: String = "iPhone 15", edit: (inout Campaign) -> Void = { _ in }) throws -> URL {
+package func buildBundle(_ file: String, device: String = "iPhone 15", edit: (inout Campaign) -> Void = { _ in }) throws -> URL {
     let catalogue = try DeviceCatalogue.bundled()
     var campaign = try CampaignLoader(catalogue: catalogue).load(contentsOf: Repo.campaign(file))
     campaign.screens = DeviceCatalogue.screens(of: catalogue.select(.some([.named(device)])))
@@ -29,19 +29,19 @@ func buildBundle(_ file: String, device: String = "iPhone 15", edit: (inout Camp
     return try BundleBuilder(outputRoot: temporaryFolder("bundle")).build(campaign).bundle
 }
 
-enum Bundles {
-    static let double11 = Result { try buildBundle("double11.yaml") }
-    static let double11OldPhone = Result { try buildBundle("double11.yaml", device: "iPhone 8") }
-    static let mourning = Result {
+package enum Bundles {
+    package static let double11 = Result { try buildBundle("double11.yaml") }
+    package static let double11OldPhone = Result { try buildBundle("double11.yaml", device: "iPhone 8") }
+    package static let mourning = Result {
         try buildBundle("double11.yaml") {
             $0.name = "grey-day"; $0.grey = true
             $0.schedule = Manifest.Schedule(start: date("2026-12-04T00:00:00+08:00"), end: date("2026-12-05T00:00:00+08:00"))
         }
     }
-    static let repair = Result { try buildBundle("default.yaml") { $0.name = "repair" } }
+    package static let repair = Result { try buildBundle("default.yaml") { $0.name = "repair" } }
     /// double11 with the app's own screen (campaigns/default.yaml, `own_screen: true`) beside it as a
     /// reference only: its schedule ended long before, so it is never in force.
-    static let double11WithOwnScreen = Result {
+    package static let double11WithOwnScreen = Result {
         try buildSeason("double11.yaml", "default.yaml") {
             $0[1].schedule = Manifest.Schedule(start: date("2025-01-01T00:00:00+08:00"), end: date("2025-01-02T00:00:00+08:00"))
         }
@@ -49,7 +49,7 @@ enum Bundles {
 }
 
 /// A season bundle of campaign files for one device, each campaign edited first.
-func buildSeason(_ files: String..., device: String = "iPhone 15", edit: (inout [Campaign]) -> Void) throws -> URL {
+package func buildSeason(_ files: String..., device: String = "iPhone 15", edit: (inout [Campaign]) -> Void) throws -> URL {
     let catalogue = try DeviceCatalogue.bundled()
     let loader = CampaignLoader(catalogue: catalogue)
     let screens = DeviceCatalogue.screens(of: catalogue.select(.some([.named(device)])))
@@ -62,14 +62,14 @@ func buildSeason(_ files: String..., device: String = "iPhone 15", edit: (inout 
     return try BundleBuilder(outputRoot: temporaryFolder("bundle")).build(Season(name: "season", campaigns: campaigns)).bundle
 }
 
-enum Installed {
-    static let iPhone15 = Result { try install(ios: "17.0") }
-    static let iPhone15Colourful = Result { try install(launchScreen: Repo.storyboard("colourful.json"), ios: "17.0") }
+package enum Installed {
+    package static let iPhone15 = Result { try install(ios: "17.0") }
+    package static let iPhone15Colourful = Result { try install(launchScreen: Repo.storyboard("colourful.json"), ios: "17.0") }
 
-    static let iPhone15Brand = Result { try install(launchScreen: Repo.storyboard("brand.json"), ios: "17.0") }
+    package static let iPhone15Brand = Result { try install(launchScreen: Repo.storyboard("brand.json"), ios: "17.0") }
 
     /// A fresh sandbox; the app's launch screen is the simulator's own storyboard stand-in unless one is named.
-    static func install(
+    package static func install(
         launchScreen: URL? = nil, device: String = "iPhone 15", ios: String, zoomed: Bool = false,
         blackRender: Bool = false, leftovers: URL? = nil, cacheFormat: CacheFormat? = nil
     ) throws -> URL {
@@ -82,7 +82,7 @@ enum Installed {
 }
 
 /// A private copy of an installed sandbox.
-func sandbox(_ installed: Result<URL, any Error>) throws -> SandboxSimulator {
+package func sandbox(_ installed: Result<URL, any Error>) throws -> SandboxSimulator {
     let copy = temporaryFolder("sandbox").appendingPathComponent("s")
     try FileManager.default.copyItem(at: try installed.get(), to: copy)
     return SandboxSimulator(root: copy)
@@ -90,7 +90,7 @@ func sandbox(_ installed: Result<URL, any Error>) throws -> SandboxSimulator {
 
 extension SandboxSimulator {
     /// name → bytes of every cached launch image.
-    func cachedFiles() throws -> [String: Data] {
+    package func cachedFiles() throws -> [String: Data] {
         let model = try model()
         var files: [String: Data] = [:]
         for name in model.variants.keys { files[name] = try Data(contentsOf: try snapshotFolder(model).appendingPathComponent(name)) }
@@ -99,7 +99,7 @@ extension SandboxSimulator {
 
     /// name → bytes of everything below the folder that holds the launch folder (the app-switcher
     /// folder beside it included).
-    func snapshotTree() throws -> [String: Data] {
+    package func snapshotTree() throws -> [String: Data] {
         let folder = try snapshotFolder(try model()).deletingLastPathComponent()
         var files: [String: Data] = [:]
         for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)! where !url.hasDirectoryPath {
@@ -112,7 +112,7 @@ extension SandboxSimulator {
 }
 
 /// The object a bundle holds for a variant on a screen of `pixels`.
-func object(in bundle: URL, _ variant: SpringBoardModel.Variant, pixels: Manifest.Size) throws -> String {
+package func object(in bundle: URL, _ variant: SpringBoardModel.Variant, pixels: Manifest.Size) throws -> String {
     let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
     let portrait = Manifest.Size(width: min(pixels.width, pixels.height), height: max(pixels.width, pixels.height))
     let size = variant.orientation == .portrait ? portrait : Manifest.Size(width: portrait.height, height: portrait.width)
@@ -121,20 +121,21 @@ func object(in bundle: URL, _ variant: SpringBoardModel.Variant, pixels: Manifes
 
 /// The ASTC 4×4 blocks of the campaign object `object(in:_:pixels:)` names: the picture a replacement
 /// must carry, whatever container it is framed in.
-func objectBlocks(in bundle: URL, _ variant: SpringBoardModel.Variant, pixels: Manifest.Size) throws -> Data {
+package func objectBlocks(in bundle: URL, _ variant: SpringBoardModel.Variant, pixels: Manifest.Size) throws -> Data {
     let name = try object(in: bundle, variant, pixels: pixels)
     return try SnapshotHeader.astcBlocks(of: Data(contentsOf: bundle.appendingPathComponent("objects/" + name))).blocks
 }
 
-let iPhone15 = Manifest.Size(width: 1179, height: 2556)
-let portraitLight = SpringBoardModel.Variant(orientation: .portrait, appearance: .light)
+package let iPhone15 = Manifest.Size(width: 1179, height: 2556)
+package let portraitLight = SpringBoardModel.Variant(orientation: .portrait, appearance: .light)
 
 /// A decoder that counts its calls, to prove the no-op path decodes nothing.
-final class CountingDecoder: SnapshotPixelDecoder, @unchecked Sendable {
+package final class CountingDecoder: SnapshotPixelDecoder, @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    var calls: Int { lock.withLock { count } }
-    func decode(_ data: Data) throws -> RGBAImage {
+    package init() {}
+    package var calls: Int { lock.withLock { count } }
+    package func decode(_ data: Data) throws -> RGBAImage {
         lock.withLock { count += 1 }
         return try SnapshotDecoder().decode(data)
     }
@@ -142,7 +143,7 @@ final class CountingDecoder: SnapshotPixelDecoder, @unchecked Sendable {
 
 /// Apple's reference LZFSE decoder (pyliblzfse, which `make deps` installs) run on `stream`: an
 /// oracle for what splashgen's LZFSE writes.
-func referenceLZFSEDecompress(_ stream: Data) throws -> Data {
+package func referenceLZFSEDecompress(_ stream: Data) throws -> Data {
     let folder = temporaryFolder("lzfse")
     let input = folder.appendingPathComponent("in"), output = folder.appendingPathComponent("out")
     try stream.write(to: input)
@@ -158,7 +159,7 @@ func referenceLZFSEDecompress(_ stream: Data) throws -> Data {
     return try Data(contentsOf: output)
 }
 
-struct ReferenceToolError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct ReferenceToolError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -13,20 +13,20 @@ import Darwin
 /// Nothing here waits for time: nginx writes its error log to a pipe (`start worker process` once it
 /// listens) and each request's log line to another as the request ends, and the test waits for
 /// those lines.
-final class NginxServer: @unchecked Sendable {  // its state is set once, in init
-    let prefix: URL
-    let root: URL
-    let port: Int
+package final class NginxServer: @unchecked Sendable {  // its state is set once, in init
+    package let prefix: URL
+    package let root: URL
+    package let port: Int
     /// The master process, in the foreground (`daemon off`), so the test owns it and stops it.
     private let master: Process
     /// `$request_uri $status $body_bytes_sent`, one line per request as it ends (nginx's stdout).
     private let requestLog: PipeLog
-    var base: URL { URL(string: "http://127.0.0.1:\(port)/")! }
-    var accessLog: String { (try? String(contentsOf: prefix.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
+    package var base: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+    package var accessLog: String { (try? String(contentsOf: prefix.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
     /// The requests that have ended so far, as logged.
-    var requests: [LoggedRequest] { LoggedRequest.parse(requestLog.text) }
+    package var requests: [LoggedRequest] { LoggedRequest.parse(requestLog.text) }
 
-    init() throws {
+    package init() throws {
         prefix = temporaryFolder("nginx")
         root = prefix.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -65,20 +65,20 @@ final class NginxServer: @unchecked Sendable {  // its state is set once, in ini
     deinit { stop() }
 
     /// Debian's nginx, or Homebrew's on a Mac.
-    static let executable =
+    package static let executable =
         ["/usr/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx"]
         .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/nginx"
 
-    func stop() {
+    package func stop() {
         guard master.isRunning else { return }
         master.terminate()
         master.waitUntilExit()
     }
 
-    var masterPID: pid_t? { master.isRunning ? master.processIdentifier : nil }
+    package var masterPID: pid_t? { master.isRunning ? master.processIdentifier : nil }
 
     /// Kills the worker processes (the master starts new ones): every connection they hold drops.
-    func killWorkers() {
+    package func killWorkers() {
         guard let master = masterPID else { return }
         #if canImport(Darwin)
         let pkill = Process()
@@ -99,12 +99,12 @@ final class NginxServer: @unchecked Sendable {  // its state is set once, in ini
 
     /// Waits until a request whose log line (`$request_uri $status $body_bytes_sent`) contains
     /// `text` has ended, or `seconds` pass (a bound for a broken test, not a timing).
-    func waitForLog(_ text: String, seconds: Double = 60) async -> Bool {
+    package func waitForLog(_ text: String, seconds: Double = 60) async -> Bool {
         await waitForLines(seconds: seconds) { $0.contains(text) }
     }
 
     /// Waits until the requests that have ended satisfy `done`, or `seconds` pass.
-    func waitForRequests(seconds: Double = 60, until done: @escaping @Sendable ([LoggedRequest]) -> Bool) async -> Bool {
+    package func waitForRequests(seconds: Double = 60, until done: @escaping @Sendable ([LoggedRequest]) -> Bool) async -> Bool {
         await waitForLines(seconds: seconds) { done(LoggedRequest.parse($0)) }
     }
 
@@ -117,7 +117,7 @@ final class NginxServer: @unchecked Sendable {  // its state is set once, in ini
         }
     }
 
-    static func freePort() -> Int {
+    package static func freePort() -> Int {
         let fd = socket(AF_INET, streamSocket, 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -138,9 +138,9 @@ private let streamSocket = Int32(SOCK_STREAM.rawValue)
 private let streamSocket = SOCK_STREAM
 #endif
 
-enum NginxError: Error, CustomStringConvertible {
+package enum NginxError: Error, CustomStringConvertible {
     case didNotStart(String)
-    var description: String {
+    package var description: String {
         switch self {
         case .didNotStart(let output): return "nginx did not start (is Debian's nginx installed? `make deps` installs it): \(output)"
         }
@@ -148,13 +148,13 @@ enum NginxError: Error, CustomStringConvertible {
 }
 
 /// One request as nginx logged it when it ended.
-struct LoggedRequest: Equatable {
-    var uri: String
-    var status: Int
+package struct LoggedRequest: Equatable {
+    package var uri: String
+    package var status: Int
     /// Body bytes nginx sent.
-    var bytes: Int
+    package var bytes: Int
 
-    static func parse(_ text: String) -> [LoggedRequest] {
+    package static func parse(_ text: String) -> [LoggedRequest] {
         text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             guard fields.count == 3, let status = Int(fields[1]), let bytes = Int(fields[2]) else { return nil }
@@ -165,13 +165,13 @@ struct LoggedRequest: Equatable {
 
 /// What a process writes to a pipe, gathered as it arrives; a wait wakes on each new part (or the
 /// pipe's end), never on a clock.
-final class PipeLog: @unchecked Sendable {
-    let pipe = Pipe()
+package final class PipeLog: @unchecked Sendable {
+    package let pipe = Pipe()
     private let condition = NSCondition()
     private var gathered = ""
     private var closed = false
 
-    init() {
+    package init() {
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self else { return }
@@ -185,16 +185,16 @@ final class PipeLog: @unchecked Sendable {
         }
     }
 
-    var text: String { condition.withLock { gathered } }
+    package var text: String { condition.withLock { gathered } }
 
     /// No more will come (the pipe ended, or its writer did).
-    func close() {
+    package func close() {
         condition.withLock { closed = true }
         condition.broadcast()
     }
 
     /// Waits until `done` holds for what has arrived, the pipe ends, or `seconds` pass; whether it holds.
-    func wait(seconds: Double, until done: (String) -> Bool) -> Bool {
+    package func wait(seconds: Double, until done: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         condition.lock()
         defer { condition.unlock() }

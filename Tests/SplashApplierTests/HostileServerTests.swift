@@ -2,6 +2,7 @@ import Foundation
 @_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashScenarios
 import SplashTestSupport
 import Testing
 

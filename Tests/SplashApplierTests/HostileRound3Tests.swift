@@ -4,6 +4,7 @@ import Foundation
 @_spi(Testing) import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
 import Testing

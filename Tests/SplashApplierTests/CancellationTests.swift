@@ -5,6 +5,7 @@ import Foundation
 @_spi(UnsignedBundles) import SplashApplier
 import SplashCore
 import SplashFormat
+import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
 import Testing
