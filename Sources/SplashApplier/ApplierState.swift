@@ -5,7 +5,7 @@ import SplashFormat
 /// (outside Caches, which the OS may purge). A state file is hostile input like any other: one that
 /// does not decode, or whose paths, names or hashes are not the ones this applier makes, is not
 /// trusted; the survey rebuilds the records from what is on disk and the intact backups instead.
-package struct ApplierState: Codable, Equatable {
+package struct ApplierState: Codable {
     static let currentSchema = 2
 
     var schema = ApplierState.currentSchema
@@ -49,7 +49,7 @@ package struct ApplierState: Codable, Equatable {
         }
     }
 
-    package struct FileRecord: Codable, Equatable {
+    package struct FileRecord: Codable {
         package var width: Int
         package var height: Int
         package var appearance: Appearance?

@@ -241,7 +241,8 @@ public struct BundleFetcher: Sendable {
         try makeFolder(stagedObjects)
         try refuseLink(stagedObjects)
         let contained = contained
-        for (name, snapshot) in needed.sorted(by: { $0.key < $1.key }) {
+        for name in needed.keys.sorted() {
+            guard let snapshot = needed[name] else { continue }
             try checkCancelled()
             let target = stagedObjects.appendingPathComponent(name)
             let installedObject = installedObjects.appendingPathComponent(name)

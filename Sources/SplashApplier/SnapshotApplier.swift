@@ -436,7 +436,8 @@ public struct SnapshotApplier: Sendable {
             records.problems.append(
                 .init(.undecodable, file: name, "cannot be read (larger than \(ReadLimits.snapshotBytes) bytes, or not a regular file); left as it is"))
         }
-        for (name, campaign) in found.campaignPictures.sorted(by: { $0.key < $1.key }) {
+        for name in found.campaignPictures.keys.sorted() {
+            guard let campaign = found.campaignPictures[name] else { continue }
             records.problems.append(
                 .init(
                     .originalLost, file: name,
@@ -461,7 +462,7 @@ public struct SnapshotApplier: Sendable {
     /// the bundle's own screen lacks.
     private func tellBlackRenders(_ records: inout Records, survey: CacheSurvey, bundle: SnapshotBundle?) {
         guard let bundle, let own = bundle.manifest.ownScreenCampaign else { return }
-        for (name, source) in records.backups.sorted(by: { $0.key < $1.key }) where source.path == survey.paths.folder + "/" + name {
+        for name in records.backups.keys.sorted() where records.backups[name]?.path == survey.paths.folder + "/" + name {
             guard var record = records.state.files[name], let snapshot = ApplyPlanner.snapshot(of: record, in: own),
                 let reference = try? decoder.decode(bundle.verifiedObject(snapshot, width: record.width, height: record.height)),
                 let data = survey.paths.read(survey.paths.folderURL.appendingPathComponent(name)), sha256Hex(data) == record.original,

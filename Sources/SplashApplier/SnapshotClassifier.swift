@@ -40,7 +40,7 @@ package struct SnapshotClassifier {
 
     /// Classifies files given as (name, bytes), the decoder sampling them together.
     package func classify(_ files: [(name: String, data: Data)]) -> [String: Result] {
-        var results = classify(files.map(\.name)) { files[$0].data }
+        var results = unsettled(files)
         settleGuesses(&results)
         return results
     }
@@ -48,7 +48,12 @@ package struct SnapshotClassifier {
     /// One file: by the declared style, else by its marker (nil appearance when the marker does not
     /// decide: ``settleGuesses(_:)`` then guesses from the light of all files together).
     func classify(_ name: String, _ data: Data) -> Result {
-        classify([name]) { _ in data }[name] ?? Result(width: 0, height: 0, appearance: nil, decidedBy: .undecodable, luma: 0)
+        unsettled([(name, data)])[name] ?? Result(width: 0, height: 0, appearance: nil, decidedBy: .undecodable, luma: 0)
+    }
+
+    /// Files in memory, their guesses not settled.
+    private func unsettled(_ files: [(name: String, data: Data)]) -> [String: Result] {
+        classify(files.map(\.name)) { files[$0].data }
     }
 
     /// The files `names`, their bytes read in turn by `read` (nil: unreadable) and dropped before

@@ -315,24 +315,31 @@ package enum RawLayout: String, CaseIterable, Sendable {
     /// The blocks of `payload`, read in this layout, in row order.
     func rowOrder(_ payload: Data, width: Int, height: Int) -> Data {
         guard self != .rows else { return payload }
-        let across = (width + 3) / 4, down = (height + 3) / 4, side = Self.tileBlocks
-        let tilesAcross = (across + side - 1) / side
+        let across = (width + 3) / 4, down = (height + 3) / 4
+        let yFirst = self == .mortonYFirst
         var out = Data(count: across * down * 16)
         payload.withUnsafeBytes { source in
-            out.withUnsafeMutableBytes { target in
-                for index in 0..<(source.count / 16) {
-                    let tile = index / (side * side), within = index % (side * side)
-                    var (x, y) = Self.deinterleave(within)
-                    if self == .mortonYFirst { swap(&x, &y) }
-                    x += tile % tilesAcross * side
-                    y += tile / tilesAcross * side
-                    guard x < across, y < down else { continue }
-                    let to = (y * across + x) * 16
-                    target[to..<to + 16].copyBytes(from: source[index * 16..<index * 16 + 16])
-                }
-            }
+            out.withUnsafeMutableBytes { target in Self.untile(source, into: target, across: across, down: down, yFirst: yFirst) }
         }
         return out
+    }
+
+    /// Copies each 16-byte block of `source`, tile by tile in Morton order, to its place in `target`,
+    /// row by row `across` blocks wide (outside the closures over `Data`, which would copy it once per
+    /// kind of storage).
+    @inline(never)
+    private static func untile(_ source: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer, across: Int, down: Int, yFirst: Bool) {
+        let side = tileBlocks, tilesAcross = (across + side - 1) / side
+        for index in 0..<(source.count / 16) {
+            let tile = index / (side * side), within = index % (side * side)
+            var (x, y) = deinterleave(within)
+            if yFirst { swap(&x, &y) }
+            x += tile % tilesAcross * side
+            y += tile / tilesAcross * side
+            guard x < across, y < down else { continue }
+            let to = (y * across + x) * 16
+            target[to..<to + 16].copyBytes(from: source[index * 16..<index * 16 + 16])
+        }
     }
 
     /// The even bits and the odd bits of a Morton index within a tile.

@@ -49,28 +49,14 @@ extension Manifest {
     /// The next instant after `date` at which what is shown may change: the nearest start or end of
     /// any campaign for this version.
     package func nextChange(after date: Date, appVersion version: String?) -> Date? {
-        boundaries(appVersion: version).first { $0 > date }
-    }
-
-    /// What is shown from the first campaign's start on: consecutive spans, each with the campaign in
-    /// force (nil: the originals); the last span has no end when what it shows never ends.
-    package func timeline(appVersion version: String?) -> [(start: Date, end: Date?, campaign: Campaign?)] {
-        let instants = boundaries(appVersion: version)
-        var spans: [(start: Date, end: Date?, campaign: Campaign?)] = []
-        for (index, start) in instants.enumerated() {
-            let end = index + 1 < instants.count ? instants[index + 1] : nil
-            let shown = campaign(inForceAt: start, appVersion: version)
-            if let last = spans.last, last.campaign?.id == shown?.id {
-                spans[spans.count - 1].end = end
-            } else {
-                spans.append((start, end, shown))
-            }
+        var next: Date?
+        func consider(_ instant: Date?) {
+            if let instant, instant > date, next.map({ instant < $0 }) ?? true { next = instant }
         }
-        return spans
-    }
-
-    /// Every start and end, sorted, once each.
-    private func boundaries(appVersion version: String?) -> [Date] {
-        Set(campaigns(forAppVersion: version).flatMap { [$0.schedule.start, $0.schedule.end].compactMap { $0 } }).sorted()
+        for campaign in campaigns(forAppVersion: version) {
+            consider(campaign.schedule.start)
+            consider(campaign.schedule.end)
+        }
+        return next
     }
 }

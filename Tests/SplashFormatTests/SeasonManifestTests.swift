@@ -37,17 +37,6 @@ import Testing
         #expect(Self.season.nextChange(after: Self.at("2026-11-12T00:00:00Z"), appVersion: "5.2") == nil)
     }
 
-    @Test func theTimelineSaysWhichCampaignShowsWhen() {
-        let spans = Self.season.timeline(appVersion: nil).map {
-            "\($0.campaign?.id ?? "originals") \($0.start.formatted(.iso8601)) \($0.end?.formatted(.iso8601) ?? "on")"
-        }
-        #expect(
-            spans == [
-                "default 2026-01-01T00:00:00Z 2026-11-10T12:00:00Z", "double11 2026-11-10T12:00:00Z 2026-11-11T00:00:00Z",
-                "mourning 2026-11-11T00:00:00Z 2026-11-12T00:00:00Z", "default 2026-11-12T00:00:00Z on",
-            ])
-    }
-
     @Test func windowsOverlapWhenTheyShareAnInstant() {
         let a = Manifest.Schedule(start: Self.at("2026-11-10T00:00:00Z"), end: Self.at("2026-11-11T00:00:00Z"))
         #expect(!a.overlaps(Manifest.Schedule(start: Self.at("2026-11-11T00:00:00Z"), end: nil)), "half-open: the end is not in the window")
