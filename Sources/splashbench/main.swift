@@ -230,9 +230,29 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
     }
 
     // First run after install: classify (decode 4 files), back up, nothing to replace yet.
-    // Campaign start: verify and swap 4 files on a classified container. Baseline: copy + fsync.
-    var firstRuns: [Duration] = [], swaps: [Duration] = [], copies: [Duration] = []
+    // Campaign start: verify and swap 4 files on a classified container. Baseline: copy + fsync;
+    // and the floor of the applier's journal: the copy, plus what its crash safety needs and a
+    // copy does not (the pending mark: a small state written, flushed and renamed into place, its
+    // folder flushed; each object renamed into the launch folder, and that folder flushed).
+    var firstRuns: [Duration] = [], swaps: [Duration] = [], copies: [Duration] = [], floors: [Duration] = []
     let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+    func copyObjects(into target: URL) throws -> [URL] {
+        try manifest.campaigns[0].snapshots.map { snapshot in
+            let data = try Data(contentsOf: bundle.appendingPathComponent("objects/" + snapshot.object))
+            let url = target.appendingPathComponent(snapshot.object)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+            return url
+        }
+    }
+    func flushFolder(_ url: URL) {
+        let folder = open(url.path, O_RDONLY)
+        precondition(folder >= 0 && fsync(folder) == 0, "\(url.path): cannot flush")
+        close(folder)
+    }
     for _ in 0..<9 {
         let root = try copyOfInstalled()
         var start = clock.now
@@ -245,16 +265,23 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
 
         let target = temporaryFolder()
         start = clock.now
-        for snapshot in manifest.campaigns[0].snapshots {
-            let data = try Data(contentsOf: bundle.appendingPathComponent("objects/" + snapshot.object))
-            let url = target.appendingPathComponent(snapshot.object)
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: url)
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-        }
+        _ = try copyObjects(into: target)
         copies.append(clock.now - start)
+
+        let (staging, journal, launch) = (temporaryFolder(), temporaryFolder(), temporaryFolder())
+        start = clock.now
+        let staged = try copyObjects(into: staging)
+        let partial = journal.appendingPathComponent("state.json.partial")
+        _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
+        let state = try FileHandle(forWritingTo: partial)
+        try state.write(contentsOf: Data(count: 2048))
+        try state.synchronize()
+        try state.close()
+        try FileManager.default.moveItem(at: partial, to: journal.appendingPathComponent("state.json"))
+        flushFolder(journal)
+        for url in staged { try FileManager.default.moveItem(at: url, to: launch.appendingPathComponent(url.lastPathComponent)) }
+        flushFolder(launch)
+        floors.append(clock.now - start)
     }
     // Peak memory of one apply in a fresh process: the answer's words are the rise in bytes and
     // the number of files replaced.
@@ -289,6 +316,7 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
           campaign swap       median \(seconds(median(swaps))) (verify 4 objects, write, fsync, rename, record)
           copy + fsync        median \(seconds(median(copies))) (the same 4 objects, plain)
           swap / copy         \(String(format: "%.2f", median(swaps) / median(copies)))x
+          journal floor       median \(seconds(median(floors))) (the copy + a flushed pending state and its folder, 4 renames, the folder flushed): \(String(format: "%.2f", median(floors) / median(copies)))x the copy; swap / floor \(String(format: "%.2f", median(swaps) / median(floors)))x
           apply peak memory   +\(megabytes(applyPeak)) over what is resident after a warm-up apply, for a first apply swapping \(probeReplaced) files (largest object \(megabytes(largest))): \(String(format: "%.2f", Double(applyPeak) / Double(max(1, largest))))x [probe said: \(probeAnswer.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines))]
                               classification alone +\(megabytes(classifyPeak)) (\(String(format: "%.2f", Double(classifyPeak) / Double(max(1, largest))))x), swap alone on a classified container +\(megabytes(swapPeak)) (\(String(format: "%.2f", Double(swapPeak) / Double(max(1, largest))))x)
         """)
