@@ -42,7 +42,8 @@ public struct BundleFetcher: Sendable {
     public var timeout: TimeInterval = 30
     /// The longest the whole fetch may take, in seconds, every request and wait included: past it,
     /// no request is started and the one under way is cut short. The fetch then fails with the
-    /// server's last failure, or, when there was none, ``FetchError/timedOut(_:_:)`` naming the deadline.
+    /// server's last failure, or, when there was none, ``FetchError/timedOut(_:_:)`` naming the
+    /// deadline (``FetchError/busy(_:)`` when another fetch held the folder's lock until then).
     public var deadline: TimeInterval = 120
 
     /// The longest wait between two tries, however many were made.
@@ -90,8 +91,8 @@ public struct BundleFetcher: Sendable {
 
     /// Fetches and installs what is new, off the caller's thread.
     /// Cancelling the task that awaits it ends it promptly: a transfer under way is cancelled, a wait
-    /// between tries cut short, and nothing is installed (``FetchError/cancelled(_:)``); once the
-    /// install has begun it finishes.
+    /// between tries or for another fetch's lock on the folder cut short, and nothing is installed
+    /// (``FetchError/cancelled(_:)``); once the install has begun it finishes.
     public func fetch() async throws(FetchError) -> FetchReport {
         let fetcher = self
         let work = Task.detached(priority: .utility) { () -> Result<FetchReport, FetchError> in
@@ -409,21 +410,23 @@ public struct BundleFetcher: Sendable {
         var wait = backoff
         var last: FetchError = .transport(url(path).absoluteString, "not tried")
         for attempt in 1...max(1, attempts) {
+            // When the deadline ends the fetch, the last failure stands, or, before any, the deadline.
+            let deadlinePassed = attempt > 1 ? last : .timedOut(url(path).absoluteString, deadline)
             if attempt > 1 {
-                // A wait that would end past the deadline is not started: the last failure stands.
-                guard wait < secondsLeft else { throw last }
+                // A wait that would end past the deadline is not started.
+                guard wait < secondsLeft else { throw deadlinePassed }
                 do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch { throw .cancelled(folder.path) }
                 wait = Self.wait(after: wait)
                 report.retries += 1
             }
             try checkCancelled()
             let allowed = min(timeout, secondsLeft)
-            guard allowed > 0 else { throw .timedOut(url(path).absoluteString, deadline) }
+            guard allowed > 0 else { throw deadlinePassed }
             report.requests += 1
             switch await BoundedGET.get(url(path), limit: limit, etag: etag, timeout: allowed, progress: progress) {
             case .failure(.timedOut) where allowed < timeout:
-                // The deadline, not the server, ended this try: the last failure stands, or the deadline.
-                throw attempt > 1 ? last : .timedOut(url(path).absoluteString, deadline)
+                // The deadline, not the server, ended this try.
+                throw deadlinePassed
             case .success(let response):
                 report.bytesReceived += response.bodyBytes
                 return response
@@ -523,8 +526,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case symbolicLink(String)
     /// A number the fetcher was given cannot be used (``BundleFetcher/parameterProblem``).
     case badParameter(String, String)
-    /// Another fetch into the same folder held it for longer than the timeout (and only that: a lock
-    /// that cannot be taken for another reason is ``fileSystem(_:)`` or ``symbolicLink(_:)``).
+    /// Another fetch into the same folder held it for longer than the timeout, or than the deadline
+    /// left (and only that: a lock that cannot be taken for another reason is ``fileSystem(_:)`` or
+    /// ``symbolicLink(_:)``).
     case busy(String)
     /// The task awaiting the fetch was cancelled before the install: the installed bundle is as it
     /// was (objects already verified stay staged for the next fetch).

@@ -233,7 +233,8 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
     // Campaign start: verify and swap 4 files on a classified container. Baseline: copy + fsync;
     // and the floor of the applier's journal: the copy, plus what its crash safety needs and a
     // copy does not (the pending mark: a small state written, flushed and renamed into place, its
-    // folder flushed; each object renamed into the launch folder, and that folder flushed).
+    // folder flushed; each object renamed into the launch folder, and that folder flushed), one
+    // after another (the applier overlaps its objects' flushes, so it is a measure, not a bound).
     var firstRuns: [Duration] = [], swaps: [Duration] = [], copies: [Duration] = [], floors: [Duration] = []
     let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
     func copyObjects(into target: URL) throws -> [URL] {
@@ -250,8 +251,9 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
     }
     func flushFolder(_ url: URL) {
         let folder = open(url.path, O_RDONLY)
-        precondition(folder >= 0 && fsync(folder) == 0, "\(url.path): cannot flush")
+        let flushed = folder >= 0 && fsync(folder) == 0
         close(folder)
+        precondition(flushed, "\(url.path): cannot flush")
     }
     for _ in 0..<9 {
         let root = try copyOfInstalled()
