@@ -70,7 +70,7 @@ package enum ApplyPlanner {
             if let campaign, let bundle, !restoring {
                 if let appearance = record.appearance {
                     let size = ScreenSize(width: record.width, height: record.height)
-                    if let snapshot = campaign.snapshots.first(where: { $0.pixels.isScreen(ofRecorded: size) && $0.appearance == appearance }) {
+                    if let snapshot = Self.snapshot(of: record, in: campaign) {
                         // A file recording one pixel more than its screen stands for the screen's size.
                         (record.width, record.height) = (snapshot.pixels.width, snapshot.pixels.height)
                         if record.object == snapshot.object, record.current != record.original {
