@@ -141,8 +141,7 @@ import Testing
     }
 
     @Test func anObjectCutOffMidBodyInstallsNothingAndTheNextFetchGoesOnFromWhatWasVerified() async throws {
-        let server = try NginxServer()
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let server = try Season15.served()
         let folder = temporaryFolder("downloads")
         var slow = Season15.fetcher(server, "slow/season", into: folder)
         slow.attempts = 1
@@ -172,8 +171,7 @@ import Testing
     }
 
     @Test func a503IsRetriedWithBackOffThenSucceeds() async throws {
-        let server = try NginxServer()
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let server = try Season15.served()
         let flag = server.root.appendingPathComponent("fail-next")
         try Data().write(to: flag)
         var fetcher = Season15.fetcher(server, "season")
@@ -187,8 +185,7 @@ import Testing
     }
 
     @Test func aServerTooSlowTimesOutAndInstallsNothing() async throws {
-        let server = try NginxServer()
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let server = try Season15.served()
         var fetcher = Season15.fetcher(server, "slow/season")
         fetcher.timeout = 1
         fetcher.attempts = 2
@@ -201,8 +198,7 @@ import Testing
     /// The deadline, not a try's share of it, is what a fetch cut by its deadline names: a body
     /// trickling in at 4 KB/s is under way when 1.5 s have passed.
     @Test func aRequestCutByTheDeadlineNamesTheDeadline() async throws {
-        let server = try NginxServer()
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let server = try Season15.served()
         var fetcher = Season15.fetcher(server, "slow/season")
         fetcher.deadline = 1.5
         do {
@@ -220,8 +216,7 @@ import Testing
     /// timeouts in whole seconds, rounded down: handed 0.9 s, it timed out after 1 ms without an
     /// answer). One try each: a machine too busy to answer within 0.9 s may time out, but not sooner.
     @Test func aTryGivenLessThanASecondHasAllOfIt() async throws {
-        let server = try NginxServer()
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let server = try Season15.served()
         var fetcher = Season15.fetcher(server, "late/season")
         fetcher.timeout = 0.9
         fetcher.attempts = 1
@@ -329,8 +324,7 @@ import Testing
     }
 
     @Test func aLinkInTheDownloadFolderIsRefusedAndWhatItPointsAtIsUntouched() async throws {
-        let server = try NginxServer()
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let server = try Season15.served()
         let folder = temporaryFolder("downloads")
         let elsewhere = temporaryFolder("elsewhere")
         try Data("keep me".utf8).write(to: elsewhere.appendingPathComponent("precious.txt"))
@@ -347,8 +341,7 @@ import Testing
     /// opened through a link (`O_NOFOLLOW`). First principles, like the applier's twin test.
     @Test(arguments: ["lock", "serial", "serial.splashgen-partial"])
     func aLinkPlantedWhereTheFetcherOpensAFileIsRefusedAndItsTargetIsUntouched(_ name: String) async throws {
-        let server = try NginxServer()
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let server = try Season15.served()
         let folder = temporaryFolder("downloads")
         let target = temporaryFolder("elsewhere").appendingPathComponent("precious")
         let precious = Data("the user's own file".utf8)
@@ -362,8 +355,7 @@ import Testing
     /// as a link, and a lock file that cannot be made (a folder in its place: `EISDIR`, POSIX's
     /// `open` on a directory for writing) is that failure with its error number, at once.
     @Test func aLockThatCannotBeTakenSaysWhyAndIsNotBusy() async throws {
-        let server = try NginxServer()
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let server = try Season15.served()
         let linked = temporaryFolder("downloads")
         try FileManager.default.createSymbolicLink(at: linked.appendingPathComponent("lock"), withDestinationURL: temporaryFolder("elsewhere"))
         await #expect(throws: FetchError.symbolicLink(linked.appendingPathComponent("lock").path)) {
@@ -460,8 +452,7 @@ import Testing
     }
 
     @Test func theCommandLineFetchesAndTheSimulatedAppFetchesThenApplies() throws {
-        let server = try NginxServer()
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+        let server = try Season15.served()
         let keyFile = temporaryFolder("key").appendingPathComponent("key.pub")
         try Season15.key.publicKey.write(to: keyFile, atomically: true, encoding: .utf8)
         let url = server.base.appendingPathComponent("season").absoluteString

@@ -55,6 +55,14 @@ package enum Season15 {
     /// The same art for another app.
     package static let otherApp = Result { try build("other", try campaigns(["default.yaml"]) { $0.app.bundleID = "com.example.other" }) }
 
+    /// Debian's nginx on 127.0.0.1 with the full season published at `season/` (served as it is,
+    /// and from `/slow/`, `/late/`, … as the fixture's configuration says).
+    package static func served() throws -> NginxServer {
+        let server = try NginxServer()
+        try publish(full, to: server.root.appendingPathComponent("season"))
+        return server
+    }
+
     /// Publishes with serial `serial`, or one more than the tree holds (1, 2, …): the numbering these
     /// tests read, where `publish` itself would take the clock's larger serial.
     package static func publish(_ bundle: Result<URL, any Error>, to tree: URL, serial: Int? = nil) throws {
