@@ -87,7 +87,7 @@ public struct BundleFetcher: Sendable {
     private var staging: URL { folder.appendingPathComponent("staging") }
     private var previous: URL { folder.appendingPathComponent("bundle.old") }
     /// The slice's path below `base`.
-    public var slicePath: String { "screens/\(min(screen.width, screen.height))x\(max(screen.width, screen.height)).json" }
+    public var slicePath: String { screen.slicePath }
 
     /// Fetches and installs what is new, off the caller's thread.
     /// Cancelling the task that awaits it ends it promptly: a transfer under way is cancelled, a wait
@@ -208,7 +208,7 @@ public struct BundleFetcher: Sendable {
         if let bundleID, manifest.app.bundleID != bundleID { throw .badBundle(.otherApp(expected: bundleID, found: manifest.app.bundleID)) }
         // Signed for this screen, inside the signature: another screen's valid slice served here
         // would install a bundle with nothing for this screen, and the phone would lose its campaign.
-        let portrait = ScreenSize(width: min(screen.width, screen.height), height: max(screen.width, screen.height))
+        let portrait = screen.portrait
         guard manifest.screen == portrait else {
             let found = manifest.screen.map { "\($0.width)x\($0.height)" } ?? "no one screen (a whole manifest)"
             throw .badBundle(.otherScreen(expected: "\(portrait.width)x\(portrait.height)", found: found))

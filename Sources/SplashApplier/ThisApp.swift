@@ -63,8 +63,7 @@ extension ScreenSize {
     /// which differ on the Plus models (1080×1920 against 1242×2208 rendered) and do not follow
     /// Display Zoom.
     package init(points: (width: Double, height: Double), scale: Double) {
-        let width = Int((points.width * scale).rounded()), height = Int((points.height * scale).rounded())
-        self.init(width: min(width, height), height: max(width, height))
+        self = ScreenSize(width: Int((points.width * scale).rounded()), height: Int((points.height * scale).rounded())).portrait
     }
 }
 

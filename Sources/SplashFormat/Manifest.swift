@@ -408,6 +408,13 @@ public struct ScreenSize: Codable, Equatable, Hashable, Sendable {
         self.height = height
     }
 
+    /// The same size the portrait way round (the narrower side first).
+    package var portrait: ScreenSize { ScreenSize(width: min(width, height), height: max(width, height)) }
+
+    /// This screen's slice in a published tree, relative to it: `screens/1179x2556.json` (portrait
+    /// pixels), the one name `publish` writes and the fetcher asks for.
+    package var slicePath: String { "screens/\(portrait.width)x\(portrait.height).json" }
+
     /// Whether a file that records `recorded` pixels is a snapshot of this size: the same, or one
     /// pixel wider or taller with the same ASTC 4×4 block count (device-written files have been
     /// seen recording 1180 for a 1179-pixel screen, docs/ios-launch-cache.md §3).

@@ -15,11 +15,6 @@ import SplashFormatWriting
 /// phone never reads a manifest that names an object not yet there; objects of earlier
 /// publications stay, for phones that still hold those manifests.
 package enum Publisher {
-    /// The slice file of a screen, relative to the tree: `screens/1179x2556.json` (portrait pixels).
-    package static func screenPath(width: Int, height: Int) -> String {
-        "screens/\(min(width, height))x\(max(width, height)).json"
-    }
-
     /// Publishes `bundle` (a folder or archive, every object verified) into the tree at `output`,
     /// signed with a private key file's text, with serial `serial`, or by default the larger of one
     /// more than the tree holds and `clock` (by default ``clockSerial(environment:now:)``).
@@ -105,18 +100,15 @@ package enum Publisher {
         do { try fm.createDirectory(at: screensFolder, withIntermediateDirectories: true) } catch {
             throw PublishError.notWritable(screensFolder.path, BundleWriter.reason(error))
         }
-        let sizes = Set(
-            manifest.campaigns.flatMap(\.snapshots).map {
-                Manifest.Size(width: min($0.pixels.width, $0.pixels.height), height: max($0.pixels.width, $0.pixels.height))
-            })
+        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
         for size in sizes.sorted(by: { ($0.width, $0.height) < ($1.width, $1.height) }) {
-            let path = screenPath(width: size.width, height: size.height)
+            let path = size.slicePath
             let slice = try ScreenSlice.pixels(width: size.width, height: size.height).apply(to: manifest)
             try writeSigned(
                 slice.encoded(), to: output.appendingPathComponent(path), signature: output.appendingPathComponent(path + ".sig"), privateKey: privateKey)
             report.screens += 1
         }
-        let served = Set(sizes.map { screenPath(width: $0.width, height: $0.height) })
+        let served = Set(sizes.map(\.slicePath))
         let ownKey = try BundleSignature.publicKey(ofPrivateKey: privateKey)
         for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted() where !served.contains("screens/" + entry) {
             guard let screen = ownSlice(entry, in: screensFolder, app: manifest.app.bundleID, key: ownKey) else { continue }
@@ -142,7 +134,7 @@ package enum Publisher {
     static func ownSlice(_ entry: String, in folder: URL, app: String, key: Data) -> Manifest.Size? {
         let size = entry.hasSuffix(".json") ? entry.dropLast(5).split(separator: "x", omittingEmptySubsequences: false) : []
         guard size.count == 2, size.allSatisfy({ $0.allSatisfy(\.isASCII) }), let width = Int(size[0]), let height = Int(size[1]), width <= height,
-            screenPath(width: width, height: height) == "screens/" + entry,
+            ScreenSize(width: width, height: height).slicePath == "screens/" + entry,
             let data = readBounded(folder.appendingPathComponent(entry), limit: ReadLimits.manifestBytes),
             let signature = readBounded(folder.appendingPathComponent(entry + ".sig"), limit: ReadLimits.signatureBytes),
             BundleSignature.verify(data, signature: String(decoding: signature, as: UTF8.self), publicKey: key) == nil,
