@@ -82,4 +82,10 @@ package struct ApplierPaths: Sendable {
     func read(_ url: URL, limit: Int = ReadLimits.snapshotBytes) -> Data? {
         readBounded(url, limit: limit, within: contained)
     }
+
+    /// A container file's bytes when they hash (SHA-256) to `hash`: an original, a backup, a staged
+    /// replacement known by its hash; nil when the file is missing, too large, a link, or other bytes.
+    func read(_ url: URL, holding hash: String) -> Data? {
+        read(url).flatMap { sha256Hex($0) == hash ? $0 : nil }
+    }
 }

@@ -99,9 +99,7 @@ package struct CacheSurvey {
                 if carried.current != hash { (carried.current, carried.object) = (hash, nil) }
                 carried.pending = nil
                 result.state.files[name] = carried
-                if let copy = paths.read(paths.url(trusted.backup).appendingPathComponent(name)),
-                    sha256Hex(copy) == record.original
-                {
+                if paths.read(paths.url(trusted.backup).appendingPathComponent(name), holding: record.original) != nil {
                     result.originals[name] = BackupSource(path: trusted.backup + "/" + name, hash: record.original)
                 } else {
                     result.lostOriginals.append(name)

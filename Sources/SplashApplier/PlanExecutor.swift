@@ -99,7 +99,7 @@ package struct PlanExecutor {
         try fs.makeFolder(backup)
         for name in backups.keys.sorted() {
             guard let source = backups[name] else { continue }
-            guard let data = paths.read(paths.url(source.path)), sha256Hex(data) == source.hash else {
+            guard let data = paths.read(paths.url(source.path), holding: source.hash) else {
                 throw .fileSystem(
                     FileSystemError(
                         .read, path: source.path,
@@ -177,8 +177,8 @@ package struct PlanExecutor {
             return
         }
         if change.snapshot != nil {
-            if record.current == record.original, !backupHolds(record.original, at: backup.appendingPathComponent(change.name)) {
-                guard let now = paths.read(file), sha256Hex(now) == record.original else {
+            if record.current == record.original, paths.read(backup.appendingPathComponent(change.name), holding: record.original) == nil {
+                guard let now = paths.read(file, holding: record.original) else {
                     problems.append(
                         .init(.originalLost, file: change.name, "no verified backup of the original, and the file no longer holds it; left as it is"))
                     record.pending = nil
@@ -193,7 +193,7 @@ package struct PlanExecutor {
             }
             try fs.rename(source.url, to: file)
         } else {
-            guard let copy = paths.read(backup.appendingPathComponent(change.name)), sha256Hex(copy) == record.original else {
+            guard let copy = paths.read(backup.appendingPathComponent(change.name), holding: record.original) else {
                 problems.append(
                     .init(.originalLost, file: change.name, "the backup of the original is missing or damaged; the file keeps what it holds"))
                 record.pending = nil
@@ -318,11 +318,6 @@ package struct PlanExecutor {
         case .success(let count): return .failure(.sizeMismatch(object: snapshot.object, expected: snapshot.bytes, found: count))
         case .failure(let refusal): return .failure(.object(snapshot.object, expected: snapshot.bytes, refusal))
         }
-    }
-
-    /// Whether the backup file exists and hashes to `original`.
-    private func backupHolds(_ original: String, at url: URL) -> Bool {
-        paths.read(url).map { sha256Hex($0) == original } ?? false
     }
 
     private func writeState(_ state: ApplierState) throws(ApplierError) {

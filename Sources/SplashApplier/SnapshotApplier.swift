@@ -465,7 +465,7 @@ public struct SnapshotApplier: Sendable {
         for name in records.backups.keys.sorted() where records.backups[name]?.path == survey.paths.folder + "/" + name {
             guard var record = records.state.files[name], let snapshot = ApplyPlanner.snapshot(of: record, in: own),
                 let reference = try? decoder.decode(bundle.verifiedObject(snapshot, width: record.width, height: record.height)),
-                let data = survey.paths.read(survey.paths.folderURL.appendingPathComponent(name)), sha256Hex(data) == record.original,
+                let data = survey.paths.read(survey.paths.folderURL.appendingPathComponent(name), holding: record.original),
                 let image = try? decoder.decode(data), BlackRender.isBlackRender(image, reference: reference)
             else { continue }
             record.blackRender = true
@@ -485,7 +485,7 @@ public struct SnapshotApplier: Sendable {
         guard let record = records.state.files[name] else { return nil }
         let places = [records.backups[name]?.path, records.state.backup + "/" + name, record.current == record.original ? paths.folder + "/" + name : nil]
         for case let path? in places {
-            if let data = paths.read(paths.url(path)), sha256Hex(data) == record.original { return data }
+            if let data = paths.read(paths.url(path), holding: record.original) { return data }
         }
         return nil
     }
