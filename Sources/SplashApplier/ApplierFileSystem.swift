@@ -30,7 +30,7 @@ extension ApplierFileSystem {
     /// half. `durably` also syncs the folder, for a file others must be able to rely on at once.
     /// `flush: false` is for a file whose loss costs only work: it can be rebuilt from what is durable.
     package func replace(_ url: URL, with data: Data, durably: Bool = false, flush: Bool = true) throws(ApplierError) {
-        let partial = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ApplierFileSystemPartial.suffix)
+        let partial = url.deletingLastPathComponent().appendingPath(url.lastPathComponent + ApplierFileSystemPartial.suffix)
         try write(data, to: partial, flush: flush)
         try rename(partial, to: url)
         if durably { try syncFolder(url.deletingLastPathComponent()) }
@@ -147,7 +147,7 @@ enum ApplierFileSystemPartial {
         case .outside(let path): return .fileSystem(FileSystemError(.open, path: path, underlying: "outside \(root.path), where every change is made"))
         case .failed(let path, let code):
             // The root's own failure names it whole; any other is relative to it.
-            let full = path.hasPrefix("/") ? path : root.appendingPathComponent(path).path
+            let full = path.hasPrefix("/") ? path : root.appendingPath(path).path
             return .fileSystem(FileSystemError(.open, path: full, errno: code))
         }
     }

@@ -26,6 +26,7 @@ package struct ApplierPaths: Sendable {
     package init(container: URL, bundleID: String, os: OSVersion) throws(ApplierError) {
         guard Self.isBundleIdentifier(bundleID) else { throw .badBundle(.malformedManifest("app.bundle_id \"\(bundleID)\" is not a bundle identifier")) }
         self.container = container
+        contained = ContainedFolder(container)
         self.bundleID = bundleID
         folder = os.snapshotFolder(bundleID: bundleID)
     }
@@ -46,7 +47,7 @@ package struct ApplierPaths: Sendable {
     }
 
     /// The URL of a container-relative path.
-    package func url(_ relative: String) -> URL { container.appendingPathComponent(relative) }
+    package func url(_ relative: String) -> URL { container.appendingPath(relative) }
 
     /// The launch folder's URL.
     package var folderURL: URL { url(folder) }
@@ -58,7 +59,7 @@ package struct ApplierPaths: Sendable {
     package var stateURL: URL { url(Self.support + "/state.json") }
 
     /// The container, as every file below it is reached: one folder descriptor at a time.
-    var contained: ContainedFolder { ContainedFolder(container) }
+    let contained: ContainedFolder
 
     /// Refuses the path if any component from the container down to it is a symbolic link;
     /// returns whether the whole path exists.
@@ -71,7 +72,7 @@ package struct ApplierPaths: Sendable {
     @discardableResult
     static func checkNoLinks(_ relative: String, in container: URL) throws(ApplierError) -> Bool {
         let info: stat?
-        do { info = try ContainedFolder(container).status(of: container.appendingPathComponent(relative)) } catch {
+        do { info = try ContainedFolder(container).status(of: container.appendingPath(relative)) } catch {
             throw POSIXFileSystem.applierError(error, root: container)
         }
         if let info, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(relative) }

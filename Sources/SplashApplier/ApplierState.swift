@@ -117,7 +117,7 @@ package struct ApplierState: Codable {
     /// The bundle identifier a state file in `container` names, when it is one: for `restore`
     /// without a bundle when the launch folder cannot tell.
     static func savedBundleID(in container: URL) -> String? {
-        let url = container.appendingPathComponent(ApplierPaths.support + "/state.json")
+        let url = container.appendingPath(ApplierPaths.support + "/state.json")
         struct Probe: Decodable { var bundleID: String }
         guard let data = readBounded(url, limit: ReadLimits.stateBytes, within: ContainedFolder(container)),
             let probe = try? JSONDecoder().decode(Probe.self, from: data),

@@ -253,7 +253,7 @@ package enum ApplyPlanner {
     /// is missing (or not a regular file), or its size is not the manifest's.
     static func precheck(_ snapshot: Manifest.Snapshot, in bundle: SnapshotBundle) -> BundleProblem? {
         guard isObjectName(snapshot.object) else { return .notAnObjectName(snapshot.object) }
-        let url = bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
+        let url = bundle.root.appendingPath("objects").appendingPath(snapshot.object)
         guard let info = ContainedFolder(bundle.root).statusIfReachable(url) else { return .missingObject(snapshot.object) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .notARegularFile("objects/" + snapshot.object, kind: FileKind.describe(info.st_mode)) }
         guard Int(info.st_size) == snapshot.bytes else {

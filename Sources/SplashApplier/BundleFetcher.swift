@@ -77,15 +77,15 @@ public struct BundleFetcher: Sendable {
     }
 
     /// Where a completed fetch installs its bundle.
-    public var installed: URL { folder.appendingPathComponent("bundle") }
+    public var installed: URL { folder.appendingPath("bundle") }
 
     /// The bundle to give the applier: the installed one, or, in the instant between an install's two
     /// renames, the one it replaces; nil before any fetch has completed.
     public var current: URL? {
-        [installed, previous].first { exists($0.appendingPathComponent("manifest.json")) }
+        [installed, previous].first { exists($0.appendingPath("manifest.json")) }
     }
-    private var staging: URL { folder.appendingPathComponent("staging") }
-    private var previous: URL { folder.appendingPathComponent("bundle.old") }
+    private var staging: URL { folder.appendingPath("staging") }
+    private var previous: URL { folder.appendingPath("bundle.old") }
     /// The slice's path below `base`.
     public var slicePath: String { screen.slicePath }
 
@@ -140,9 +140,9 @@ public struct BundleFetcher: Sendable {
         // 3.
         let needed = try objects(of: slice.manifest)
         if needed.isEmpty, !slice.manifest.campaigns.isEmpty { report.campaignsWithoutThisScreen = slice.manifest.campaigns.map(\.id) }
-        let installedObjects = installed.appendingPathComponent("objects")
-        if slice.unchanged, needed.values.allSatisfy({ sizeOf(installedObjects.appendingPathComponent($0.object)) == $0.bytes }) {
-            if slice.etag != slice.held?.etag { try await writeFile(Data((slice.etag ?? "").utf8), to: installed.appendingPathComponent("etag")) }
+        let installedObjects = installed.appendingPath("objects")
+        if slice.unchanged, needed.values.allSatisfy({ sizeOf(installedObjects.appendingPath($0.object)) == $0.bytes }) {
+            if slice.etag != slice.held?.etag { try await writeFile(Data((slice.etag ?? "").utf8), to: installed.appendingPath("etag")) }
             report.notModified = true
             return report
         }
@@ -166,7 +166,7 @@ public struct BundleFetcher: Sendable {
         }
         var info = stat()
         if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(folder.path) }
-        let (lockURL, timeout, root) = (folder.appendingPathComponent("lock"), min(timeout, secondsLeft), folder)
+        let (lockURL, timeout, root) = (folder.appendingPath("lock"), min(timeout, secondsLeft), folder)
         do throws(ApplierError) {
             // Waited for no longer than the fetch's deadline allows, and no longer once cancelled.
             return try await BlockingWork.run { (cancellation) throws(ApplierError) in
@@ -238,15 +238,15 @@ public struct BundleFetcher: Sendable {
     /// and pixel size after inflating). The reads, hashes and decodes run on the library's own
     /// queue, never the cooperative pool; only the downloads are awaited here.
     private func stage(_ needed: [String: Manifest.Snapshot], report: inout FetchReport) async throws(FetchError) {
-        let stagedObjects = staging.appendingPathComponent("objects"), installedObjects = installed.appendingPathComponent("objects")
+        let stagedObjects = staging.appendingPath("objects"), installedObjects = installed.appendingPath("objects")
         try makeFolder(stagedObjects)
         try refuseLink(stagedObjects)
         let contained = contained
         for name in needed.keys.sorted() {
             guard let snapshot = needed[name] else { continue }
             try checkCancelled()
-            let target = stagedObjects.appendingPathComponent(name)
-            let installedObject = installedObjects.appendingPathComponent(name)
+            let target = stagedObjects.appendingPath(name)
+            let installedObject = installedObjects.appendingPath(name)
             let kept = await BlockingWork.run { () -> (staged: Bool, installed: Data?) in
                 if SnapshotBundle.check(snapshot, data: readBounded(target, limit: snapshot.bytes, within: contained)) == nil { return (true, nil) }
                 let data = readBounded(installedObject, limit: snapshot.bytes, within: contained)
@@ -280,21 +280,21 @@ public struct BundleFetcher: Sendable {
     /// for go in, the manifest last; the staging folder replaces the bundle (the last point a
     /// cancellation stops it: from the install on, it finishes); then the serial is recorded.
     private func complete(_ slice: Slice, keeping needed: [String: Manifest.Snapshot]) async throws(FetchError) {
-        let stagedObjects = staging.appendingPathComponent("objects")
+        let stagedObjects = staging.appendingPath("objects")
         for entry in contained.listing(stagedObjects)
         where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
-            try remove(stagedObjects.appendingPathComponent(entry))
+            try remove(stagedObjects.appendingPath(entry))
         }
-        if let signature = slice.signature { try await writeFile(Data(signature.utf8), to: staging.appendingPathComponent(BundleSignature.fileName)) }
-        try await writeFile(Data((slice.etag ?? "").utf8), to: staging.appendingPathComponent("etag"))
-        try await writeFile(Data(fetchedFor.utf8), to: staging.appendingPathComponent("fetched-for"))
-        try await writeFile(slice.body, to: staging.appendingPathComponent("manifest.json"))
+        if let signature = slice.signature { try await writeFile(Data(signature.utf8), to: staging.appendingPath(BundleSignature.fileName)) }
+        try await writeFile(Data((slice.etag ?? "").utf8), to: staging.appendingPath("etag"))
+        try await writeFile(Data(fetchedFor.utf8), to: staging.appendingPath("fetched-for"))
+        try await writeFile(slice.body, to: staging.appendingPath("manifest.json"))
         try checkCancelled()
         let fetcher = self
         try await BlockingWork.run { () throws(FetchError) in try fetcher.install() }
         // After the install: a failed one must not make its own serial look replayed. A kill in between
         // leaves the installed bundle's serial, which counts too.
-        if slice.serial > highWater() { try await writeFile(Data(String(slice.serial).utf8), to: folder.appendingPathComponent("serial")) }
+        if slice.serial > highWater() { try await writeFile(Data(String(slice.serial).utf8), to: folder.appendingPath("serial")) }
     }
 
     /// What a bundle was fetched for: the slice and the appearances. Another screen (Display Zoom
@@ -335,11 +335,11 @@ public struct BundleFetcher: Sendable {
 
     /// The installed bundle, when one is installed and its manifest reads.
     private func heldBundle() -> Held? {
-        guard let data = readBounded(installed.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes, within: contained),
+        guard let data = readBounded(installed.appendingPath("manifest.json"), limit: ReadLimits.manifestBytes, within: contained),
             let manifest = try? Manifest.decode(from: data)
         else { return nil }
         func text(_ name: String) -> String? {
-            readBounded(installed.appendingPathComponent(name), limit: 4096, within: contained).map { String(decoding: $0, as: UTF8.self) }.flatMap {
+            readBounded(installed.appendingPath(name), limit: 4096, within: contained).map { String(decoding: $0, as: UTF8.self) }.flatMap {
                 $0.isEmpty ? nil : $0
             }
         }
@@ -348,7 +348,7 @@ public struct BundleFetcher: Sendable {
 
     /// The highest serial installed here so far (0 before the first).
     private func highWater() -> Int {
-        readBounded(folder.appendingPathComponent("serial"), limit: 64, within: contained).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+        readBounded(folder.appendingPath("serial"), limit: 64, within: contained).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
     }
 
     /// Finishes an install a kill interrupted between its two renames, and refuses links where the
@@ -357,17 +357,17 @@ public struct BundleFetcher: Sendable {
         SnapshotApplier.excludeFromBackup(folder)
         // The serial kept beside bundle/ too: a link there would read as no serial, and let an old
         // manifest back in.
-        for url in [installed, previous, staging, folder.appendingPathComponent("serial")] { try refuseLink(url) }
+        for url in [installed, previous, staging, folder.appendingPath("serial")] { try refuseLink(url) }
         if !exists(installed), exists(previous) { try rename(previous, to: installed) }
         if exists(previous) { try remove(previous) }
         if let info = status(staging), info.st_mode & S_IFMT != S_IFDIR { try remove(staging) }
-        for url in [installed.appendingPathComponent("objects"), staging.appendingPathComponent("objects")] { try refuseLink(url) }
+        for url in [installed.appendingPath("objects"), staging.appendingPath("objects")] { try refuseLink(url) }
     }
 
     /// `staging/` becomes `bundle/`: the old bundle is renamed aside, the new one renamed in, the old
     /// one removed. A kill between the renames is finished by ``prepareFolder()``.
     private func install() throws(FetchError) {
-        try syncFolder(staging.appendingPathComponent("objects"))
+        try syncFolder(staging.appendingPath("objects"))
         try syncFolder(staging)
         if exists(installed) { try rename(installed, to: previous) }
         do { try rename(staging, to: installed) } catch {
@@ -540,7 +540,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     init(_ error: ApplierError, _ operation: FileSystemError.Operation, _ url: URL, in folder: URL) {
         switch error {
         case .fileSystem(let failure): self = .fileSystem(failure)
-        case .symbolicLink(let path): self = .symbolicLink(folder.appendingPathComponent(path).path)
+        case .symbolicLink(let path): self = .symbolicLink(folder.appendingPath(path).path)
         case .busy: self = .busy(folder.path)
         case .cancelled: self = .cancelled(folder.path)
         case .badBundle(let problem): self = .badBundle(problem)

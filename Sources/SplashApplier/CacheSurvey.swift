@@ -62,7 +62,7 @@ package struct CacheSurvey {
     /// Sub-folders (`downscaled/`), links and the applier's own partial files are not snapshots.
     static func snapshotNames(_ entries: [String], in folder: URL, of paths: ApplierPaths) -> [String] {
         entries.sorted().filter { entry in
-            let url = folder.appendingPathComponent(entry)
+            let url = folder.appendingPath(entry)
             guard ApplierState.isFileName(entry), ["ktx", "png", "jpeg", "jpg"].contains(url.pathExtension.lowercased()) else { return false }
             return paths.contained.statusIfReachable(url).map { $0.st_mode & S_IFMT == S_IFREG } ?? false
         }
@@ -87,7 +87,7 @@ package struct CacheSurvey {
         // again one at a time and classified together (one decoder context for all).
         var originals: [(name: String, hash: String)] = []
         for name in names {
-            guard let data = paths.read(paths.folderURL.appendingPathComponent(name)) else {
+            guard let data = paths.read(paths.folderURL.appendingPath(name)) else {
                 result.unreadable.append(name)
                 continue
             }
@@ -99,7 +99,7 @@ package struct CacheSurvey {
                 if carried.current != hash { (carried.current, carried.object) = (hash, nil) }
                 carried.pending = nil
                 result.state.files[name] = carried
-                if paths.read(paths.url(trusted.backup).appendingPathComponent(name), holding: record.original) != nil {
+                if paths.read(paths.url(trusted.backup).appendingPath(name), holding: record.original) != nil {
                     result.originals[name] = BackupSource(path: trusted.backup + "/" + name, hash: record.original)
                 } else {
                     result.lostOriginals.append(name)
@@ -108,7 +108,7 @@ package struct CacheSurvey {
             }
             // With no trusted record: a backup of this key that differs from the file means the file
             // is a replacement and the backup its original (the state was lost, damaged or cut short).
-            if trusted?.files[name] == nil, let copy = paths.read(paths.url(backup).appendingPathComponent(name)),
+            if trusted?.files[name] == nil, let copy = paths.read(paths.url(backup).appendingPath(name)),
                 sha256Hex(copy) != hash, let size = try? SnapshotHeader.pixelSize(of: copy)
             {
                 let old = classifier.classify(name, copy)
@@ -140,7 +140,7 @@ package struct CacheSurvey {
         // A file that changed since it was hashed is classified as it is now; its backup, checked
         // against the hash, then stops the run before anything is replaced.
         var results = classifier.classify(originals.map(\.name)) { index in
-            paths.read(paths.folderURL.appendingPathComponent(originals[index].name))
+            paths.read(paths.folderURL.appendingPath(originals[index].name))
         }
         classifier.settleGuesses(&results)
         for (name, hash) in originals {

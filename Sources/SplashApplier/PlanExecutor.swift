@@ -105,7 +105,7 @@ package struct PlanExecutor {
                         .read, path: source.path,
                         underlying: "it changed while the applier was backing it up; nothing was replaced, the next run starts again"))
             }
-            try fs.replace(backup.appendingPathComponent(name), with: data)
+            try fs.replace(backup.appendingPath(name), with: data)
         }
         try fs.syncFolder(backup)
         try writeState(state)
@@ -143,7 +143,7 @@ package struct PlanExecutor {
             try fs.syncFolder(working.deletingLastPathComponent())
         }
         for entry in paths.contained.listing(working) where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
-            try fs.remove(working.appendingPathComponent(entry))
+            try fs.remove(working.appendingPath(entry))
         }
         // Nothing unflushed is renamed into place.
         try flusher.wait()
@@ -170,14 +170,14 @@ package struct PlanExecutor {
         problems: inout [ApplyReport.Problem]
     ) throws(ApplierError) {
         guard var record = state.files[change.name] else { return }
-        let file = working.appendingPathComponent(change.name), backup = paths.url(state.backup)
+        let file = working.appendingPath(change.name), backup = paths.url(state.backup)
         if change.remove {
             try fs.remove(file)
             state.files[change.name] = nil
             return
         }
         if change.snapshot != nil {
-            if record.current == record.original, paths.read(backup.appendingPathComponent(change.name), holding: record.original) == nil {
+            if record.current == record.original, paths.read(backup.appendingPath(change.name), holding: record.original) == nil {
                 guard let now = paths.read(file, holding: record.original) else {
                     problems.append(
                         .init(.originalLost, file: change.name, "no verified backup of the original, and the file no longer holds it; left as it is"))
@@ -186,14 +186,14 @@ package struct PlanExecutor {
                     return
                 }
                 try fs.makeFolder(backup)
-                try fs.replace(backup.appendingPathComponent(change.name), with: now, durably: true)
+                try fs.replace(backup.appendingPath(change.name), with: now, durably: true)
             }
             guard let source = staged[change.name] else {
                 throw .fileSystem(FileSystemError(.rename, path: file.path, underlying: "its replacement was not staged"))
             }
             try fs.rename(source.url, to: file)
         } else {
-            guard let copy = paths.read(backup.appendingPathComponent(change.name), holding: record.original) else {
+            guard let copy = paths.read(backup.appendingPath(change.name), holding: record.original) else {
                 problems.append(
                     .init(.originalLost, file: change.name, "the backup of the original is missing or damaged; the file keeps what it holds"))
                 record.pending = nil
@@ -235,7 +235,7 @@ package struct PlanExecutor {
             case .failure(let failure):
                 problem = failure
             case .success(let count):
-                let url = folder.appendingPathComponent(name)
+                let url = folder.appendingPath(name)
                 let (found, hash) = try checkWhileWriting(
                     snapshot, buffer.prefix(count), framing: framing, width: record.width, height: record.height, to: url)
                 problem = found
@@ -312,7 +312,7 @@ package struct PlanExecutor {
     /// byte count.
     private static func read(_ snapshot: Manifest.Snapshot, of bundle: SnapshotBundle, into buffer: inout Data) -> Result<Int, BundleProblem> {
         guard isObjectName(snapshot.object) else { return .failure(.notAnObjectName(snapshot.object)) }
-        let url = bundle.root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
+        let url = bundle.root.appendingPath("objects").appendingPath(snapshot.object)
         switch readBoundedFile(url, limit: snapshot.bytes, within: ContainedFolder(bundle.root), into: &buffer) {
         case .success(let count) where count == snapshot.bytes: return .success(count)
         case .success(let count): return .failure(.sizeMismatch(object: snapshot.object, expected: snapshot.bytes, found: count))

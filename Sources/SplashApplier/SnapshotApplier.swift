@@ -219,7 +219,7 @@ public struct SnapshotApplier: Sendable {
     /// Step 2: a killed run's temporary files never stay in the OS's folder, whatever this run does.
     private func removePartials(_ survey: inout CacheSurvey) throws(ApplierError) {
         guard !survey.partials.isEmpty else { return }
-        for name in survey.partials { try files.remove(survey.paths.folderURL.appendingPathComponent(name)) }
+        for name in survey.partials { try files.remove(survey.paths.folderURL.appendingPath(name)) }
         try files.syncFolder(survey.paths.folderURL)
         survey.partials = []
     }
@@ -325,7 +325,7 @@ public struct SnapshotApplier: Sendable {
         }
         var target = Target(bundle: bundle, trustedKey: trust.key)
         if let bundle {
-            switch readBoundedFile(bundle.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) {
+            switch readBoundedFile(bundle.appendingPath("manifest.json"), limit: ReadLimits.manifestBytes) {
             case .success(let data): target.stamp = sha256Hex(data)
             case .failure(let refusal): throw .badBundle(.manifest(refusal))
             }
@@ -375,7 +375,7 @@ public struct SnapshotApplier: Sendable {
                 // nothing may be written in it in place), so none comes back with it.
                 let editing = paths.url(paths.editingFolder)
                 for entry in paths.contained.listing(editing) where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
-                    try files.remove(editing.appendingPathComponent(entry))
+                    try files.remove(editing.appendingPath(entry))
                 }
                 try files.rename(editing, to: paths.folderURL)
                 try files.syncFolder(paths.folderURL.deletingLastPathComponent())
@@ -408,7 +408,7 @@ public struct SnapshotApplier: Sendable {
             var state = saved
             state.folderMoved = nil  // any move was finished or undone before the records are read
             for (name, record) in saved.files where record.pending != nil {
-                if let data = survey.paths.read(survey.paths.folderURL.appendingPathComponent(name)) {
+                if let data = survey.paths.read(survey.paths.folderURL.appendingPath(name)) {
                     state.files[name]?.current = sha256Hex(data)
                 }
                 state.files[name]?.pending = nil
@@ -465,7 +465,7 @@ public struct SnapshotApplier: Sendable {
         for name in records.backups.keys.sorted() where records.backups[name]?.path == survey.paths.folder + "/" + name {
             guard var record = records.state.files[name], let snapshot = ApplyPlanner.snapshot(of: record, in: own),
                 let reference = try? decoder.decode(bundle.verifiedObject(snapshot, width: record.width, height: record.height)),
-                let data = survey.paths.read(survey.paths.folderURL.appendingPathComponent(name), holding: record.original),
+                let data = survey.paths.read(survey.paths.folderURL.appendingPath(name), holding: record.original),
                 let image = try? decoder.decode(data), BlackRender.isBlackRender(image, reference: reference)
             else { continue }
             record.blackRender = true
@@ -492,7 +492,7 @@ public struct SnapshotApplier: Sendable {
 
     /// The bundle identifier whose launch folder the container holds, when exactly one does.
     private func installedBundleID() -> String? {
-        let root = container.appendingPathComponent((osVersion.snapshotFolder(bundleID: "x.y") as NSString).deletingLastPathComponent)
+        let root = container.appendingPath((osVersion.snapshotFolder(bundleID: "x.y") as NSString).deletingLastPathComponent)
         let suffix = osVersion.major >= 13 ? " - {DEFAULT GROUP}" : ""
         let ids = ContainedFolder(container).listing(root).compactMap { entry -> String? in
             guard entry.hasSuffix(suffix), !entry.hasSuffix(".splashgen-editing"), !entry.hasSuffix(".splashgen-clearing") else { return nil }

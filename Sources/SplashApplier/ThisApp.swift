@@ -32,7 +32,7 @@ package struct AppFacts: Sendable {
 
     /// Where the fetcher keeps what it downloads: `Library/Application Support/splashgen/downloads`,
     /// outside Caches (which the OS may purge) and beside the applier's own records.
-    package var downloads: URL { container.appendingPathComponent(ApplierPaths.support + "/downloads") }
+    package var downloads: URL { container.appendingPath(ApplierPaths.support + "/downloads") }
 
     /// An applier for `bundle` that reads cached files with `decoder`; an Info.plist without a
     /// version or a build is refused by name, since the launch cache is kept per version and build.

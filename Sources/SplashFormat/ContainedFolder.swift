@@ -14,6 +14,8 @@ import Darwin
 package struct ContainedFolder: Sendable {
     /// The folder everything is reached from.
     package let root: URL
+    /// The root's path, as opened.
+    private let rootPath: String
 
     /// Why a path below the root could not be reached.
     package enum Failure: Error, Equatable {
@@ -37,10 +39,21 @@ package struct ContainedFolder: Sendable {
     /// A folder reached from `root`.
     package init(_ root: URL) {
         self.root = root
+        rootPath = root.path
     }
 
-    /// The components of `url` below the root: empty for the root itself.
+    /// The components of `url` below the root: empty for the root itself. A path spelt from the
+    /// root's own (as every path the applier makes is) is split as it is; any other is compared with
+    /// the root once both are standardized.
     package func components(of url: URL) throws(Failure) -> [String] {
+        let path = url.path
+        if path.hasPrefix(rootPath) {
+            let rest = path.utf8.dropFirst(rootPath.utf8.count)
+            if rest.isEmpty || rest.first == UInt8(ascii: "/") || rootPath.hasSuffix("/") {
+                let below = rest.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+                if below.allSatisfy({ $0 != ".." && $0 != "." }) { return below }
+            }
+        }
         let base = root.standardizedFileURL.pathComponents
         let full = url.standardizedFileURL.pathComponents
         guard full.count >= base.count, Array(full.prefix(base.count)) == base else { throw .outside(url.path) }
@@ -98,10 +111,10 @@ package struct ContainedFolder: Sendable {
 
     /// The folder at `parts`, each component opened from the last with `O_NOFOLLOW | O_DIRECTORY`.
     private func openFolder(_ parts: [String], creating: Bool = false) throws(Failure) -> Int32 {
-        var fd = Self.retrying { open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard fd >= 0 else { throw .failed(root.path, errno) }
+        var fd = Self.retrying { open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw .failed(rootPath, errno) }
         for (index, part) in parts.enumerated() {
-            let relative = parts[...index].joined(separator: "/")
+            var relative: String { parts[...index].joined(separator: "/") }
             if creating, mkdirat(fd, part, 0o755) != 0, errno != EEXIST {
                 let code = errno
                 close(fd)
@@ -177,4 +190,11 @@ package struct ContainedFolder: Sendable {
         while result < 0, errno == EINTR { result = call() }
         return result
     }
+}
+
+extension URL {
+    /// `relative` (one component or more) below this file URL, made without a system call:
+    /// `appendingPathComponent(_:)` alone asks the disk whether the result is a folder, an `lstat`
+    /// for every path made. So no URL made here ends in a slash, a folder's included.
+    package func appendingPath(_ relative: String) -> URL { appendingPathComponent(relative, isDirectory: false) }
 }

@@ -14,7 +14,7 @@ package struct SnapshotBundle: Sendable {
     package init(root: URL, trustedKey: Data? = nil) throws(BundleProblem) {
         self.root = root
         let data: Data
-        switch readBoundedFile(root.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) {
+        switch readBoundedFile(root.appendingPath("manifest.json"), limit: ReadLimits.manifestBytes) {
         case .success(let bytes): data = bytes
         case .failure(let refusal): throw .manifest(refusal)
         }
@@ -22,7 +22,7 @@ package struct SnapshotBundle: Sendable {
         if let trustedKey {
             // No file: unsigned. One that is too large, a link or not a file: a signature that fails.
             let signature: String?
-            switch readBoundedFile(root.appendingPathComponent(BundleSignature.fileName), limit: ReadLimits.signatureBytes, within: ContainedFolder(root)) {
+            switch readBoundedFile(root.appendingPath(BundleSignature.fileName), limit: ReadLimits.signatureBytes, within: ContainedFolder(root)) {
             case .success(let bytes): signature = String(decoding: bytes, as: UTF8.self)
             case .failure(.missing): signature = nil
             case .failure: signature = ""
@@ -42,7 +42,7 @@ package struct SnapshotBundle: Sendable {
     package func verifiedObject(_ snapshot: Manifest.Snapshot, width: Int? = nil, height: Int? = nil) throws(BundleProblem) -> Data {
         guard isObjectName(snapshot.object) else { throw .notAnObjectName(snapshot.object) }
         // Read no more than the manifest declares (range-checked when it was decoded).
-        let url = root.appendingPathComponent("objects").appendingPathComponent(snapshot.object)
+        let url = root.appendingPath("objects").appendingPath(snapshot.object)
         let data: Data
         switch readBoundedFile(url, limit: snapshot.bytes, within: ContainedFolder(root)) {
         case .success(let bytes): data = bytes

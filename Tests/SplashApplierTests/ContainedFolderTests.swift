@@ -92,6 +92,30 @@ import Testing
         #expect(readBounded(tree.url("a/b/file"), limit: 100) == tree.precious)
     }
 
+    /// A path is split as it is spelt when it starts with the root's own path, and compared with
+    /// the root standardized otherwise: either way its components are those of the standardized
+    /// path, and a look-alike sibling of the root (`root2` beside `root`) is outside.
+    @Test func componentsAreThoseOfTheStandardizedPath() throws {
+        let root = URL(fileURLWithPath: "/x/root")
+        let folder = ContainedFolder(root)
+        let cases: [(URL, [String]?)] = [
+            (root, []),
+            (root.appendingPathComponent("a/b"), ["a", "b"]),
+            (URL(fileURLWithPath: "/x/root//a/b/"), ["a", "b"]),
+            (URL(fileURLWithPath: "/x/root/a/./b"), ["a", "b"]),
+            (URL(fileURLWithPath: "/x/root/a/../b"), ["b"]),
+            (URL(fileURLWithPath: "/x/./root/a"), ["a"]),
+            (URL(fileURLWithPath: "/x/root/../root2/a"), nil),
+            (URL(fileURLWithPath: "/x/root2/a"), nil),
+            (URL(fileURLWithPath: "/x/roo"), nil),
+            (URL(fileURLWithPath: "/x"), nil),
+        ]
+        for (url, expected) in cases {
+            #expect((try? folder.components(of: url)) == expected, "\(url.path)")
+        }
+        #expect(try ContainedFolder(URL(fileURLWithPath: "/")).components(of: URL(fileURLWithPath: "/a/b")) == ["a", "b"])
+    }
+
     @Test func aPathOutsideTheRootIsRefused() {
         let tree = try? Tree()
         guard let tree else { Issue.record("no scratch tree"); return }
