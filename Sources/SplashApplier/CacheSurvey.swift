@@ -45,11 +45,11 @@ package struct CacheSurvey {
         folderExists = try paths.checkNoLinks(paths.folder)
         editingFolderExists = try paths.checkNoLinks(paths.editingFolder)
         clearingFolderExists = try paths.checkNoLinks(paths.clearingFolder)
-        let entries = folderExists ? paths.contained.listing(paths.folderURL) : []
-        let snapshots = Self.snapshotNames(entries, in: paths.folderURL, of: paths)
+        let entries = folderExists ? paths.contained.kinds(in: paths.folderURL) : [:]
+        let snapshots = Self.snapshotNames(entries, in: paths.folderURL)
         names = snapshots.filter(Self.handles)
         tooLong = snapshots.filter { !Self.handles($0) }
-        partials = entries.filter { $0.hasSuffix(ApplierFileSystemPartial.suffix) }.sorted()
+        partials = entries.keys.filter { $0.hasSuffix(ApplierFileSystemPartial.suffix) }.sorted()
     }
 
     /// Whether the applier can work on a file of this name: its temporary sibling (the name and
@@ -60,11 +60,10 @@ package struct CacheSurvey {
 
     /// The launch snapshot files of a folder, sorted: regular files with an extension the OS reads.
     /// Sub-folders (`downscaled/`), links and the applier's own partial files are not snapshots.
-    static func snapshotNames(_ entries: [String], in folder: URL, of paths: ApplierPaths) -> [String] {
-        entries.sorted().filter { entry in
-            let url = folder.appendingPath(entry)
-            guard ApplierState.isFileName(entry), ["ktx", "png", "jpeg", "jpg"].contains(url.pathExtension.lowercased()) else { return false }
-            return paths.contained.statusIfReachable(url).map { $0.st_mode & S_IFMT == S_IFREG } ?? false
+    static func snapshotNames(_ entries: [String: mode_t], in folder: URL) -> [String] {
+        entries.keys.sorted().filter { entry in
+            ApplierState.isFileName(entry) && entries[entry] == S_IFREG
+                && ["ktx", "png", "jpeg", "jpg"].contains(folder.appendingPath(entry).pathExtension.lowercased())
         }
     }
 

@@ -109,6 +109,19 @@ package struct ContainedFolder: Sendable {
         ((try? names(in: url)) ?? nil) ?? []
     }
 
+    /// What each entry of the folder at `url` is, by name: its `stat` type bits (`S_IFREG`,
+    /// `S_IFLNK`…), links not followed, every one looked up in the one folder opened. None when the
+    /// folder is missing or cannot be reached without a link.
+    package func kinds(in url: URL) -> [String: mode_t] {
+        guard let parts = try? components(of: url), let fd = try? openFolder(parts) else { return [:] }
+        defer { close(fd) }
+        var kinds: [String: mode_t] = [:]
+        for name in Self.names(fd) {
+            if let info = Self.status(fd, name) { kinds[name] = info.st_mode & S_IFMT }
+        }
+        return kinds
+    }
+
     /// The folder at `parts`, each component opened from the last with `O_NOFOLLOW | O_DIRECTORY`.
     private func openFolder(_ parts: [String], creating: Bool = false) throws(Failure) -> Int32 {
         var fd = Self.retrying { open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }

@@ -332,7 +332,7 @@ extension Manifest {
                 return "campaigns[\(c)].schedule.offset \"\(offset.prefix(16))\" is not a UTC offset such as +08:00 or Z"
             }
             for (s, snapshot) in campaign.snapshots.enumerated() {
-                let at = "campaigns[\(c)].snapshots[\(s)]"
+                var at: String { "campaigns[\(c)].snapshots[\(s)]" }
                 guard (1...ReadLimits.snapshotBytes).contains(snapshot.bytes) else {
                     return "\(at).bytes \(snapshot.bytes) is out of range 1...\(ReadLimits.snapshotBytes)"
                 }
