@@ -99,8 +99,20 @@ func peakMemory() -> Int {
     #endif
 }
 
+/// One folder below the system's temporary one for everything a run of the bench writes, removed
+/// when the process exits (a crash leaves it, for a look).
+enum Scratch {
+    static let root: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("splashbench-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: Scratch.root) }
+        return url
+    }()
+}
+
+/// A new empty folder in ``Scratch/root``.
 func temporaryFolder() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("splashbench-\(UUID().uuidString)")
+    let url = Scratch.root.appendingPathComponent(UUID().uuidString)
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
