@@ -45,11 +45,11 @@ package struct CacheSurvey {
         folderExists = try paths.checkNoLinks(paths.folder)
         editingFolderExists = try paths.checkNoLinks(paths.editingFolder)
         clearingFolderExists = try paths.checkNoLinks(paths.clearingFolder)
-        let entries = folderExists ? paths.contained.kinds(in: paths.folderURL) : [:]
+        let entries = folderExists ? paths.contained.kinds(in: paths.folderURL) : []
         let snapshots = Self.snapshotNames(entries, in: paths.folderURL)
         names = snapshots.filter(Self.handles)
         tooLong = snapshots.filter { !Self.handles($0) }
-        partials = entries.keys.filter { $0.hasSuffix(ApplierFileSystemPartial.suffix) }.sorted()
+        partials = entries.map(\.name).filter { $0.hasSuffix(ApplierFileSystemPartial.suffix) }.sorted()
     }
 
     /// Whether the applier can work on a file of this name: its temporary sibling (the name and
@@ -60,11 +60,11 @@ package struct CacheSurvey {
 
     /// The launch snapshot files of a folder, sorted: regular files with an extension the OS reads.
     /// Sub-folders (`downscaled/`), links and the applier's own partial files are not snapshots.
-    static func snapshotNames(_ entries: [String: mode_t], in folder: URL) -> [String] {
-        entries.keys.sorted().filter { entry in
-            ApplierState.isFileName(entry) && entries[entry] == S_IFREG
-                && ["ktx", "png", "jpeg", "jpg"].contains(folder.appendingPath(entry).pathExtension.lowercased())
-        }
+    static func snapshotNames(_ entries: [(name: String, kind: mode_t)], in folder: URL) -> [String] {
+        entries.filter { entry in
+            entry.kind == S_IFREG && ApplierState.isFileName(entry.name)
+                && ["ktx", "png", "jpeg", "jpg"].contains(folder.appendingPath(entry.name).pathExtension.lowercased())
+        }.map(\.name).sorted()
     }
 
     /// Records for a new key: the OS rendered the cache anew, or the state was not trusted. Each

@@ -114,6 +114,27 @@ import Testing
             #expect((try? folder.components(of: url)) == expected, "\(url.path)")
         }
         #expect(try ContainedFolder(URL(fileURLWithPath: "/")).components(of: URL(fileURLWithPath: "/a/b")) == ["a", "b"])
+        // The root spelt decomposed (e + U+0301, 3 bytes each) and the path precomposed (U+00E9, 2
+        // bytes): equal as strings, not as bytes, so nothing is cut at the root's byte count.
+        let decomposed = ContainedFolder(URL(fileURLWithPath: "/x/e\u{301}e\u{301}"))
+        #expect(try decomposed.components(of: URL(fileURLWithPath: "/x/\u{e9}\u{e9}/a/b")) == ["a", "b"])
+        // A slash percent-encoded inside a name is that name's: it never splits it in two (Foundation
+        // on Linux keeps the name as `a%2Fb`).
+        #expect((try? folder.components(of: try #require(URL(string: "file:///x/root/a%2Fb")))) != ["a", "b"])
+    }
+
+    /// A folder's entries, each with what it is, from the one folder opened: a file, a folder and a
+    /// link (not followed); none for a missing folder or one reached through a link.
+    @Test func kindsNameEachEntryWithoutFollowingALink() throws {
+        let tree = try Tree()
+        try FileManager.default.createSymbolicLink(at: tree.url("a/b/link"), withDestinationURL: tree.elsewhere.appendingPathComponent("b/file"))
+        let contained = ContainedFolder(tree.root)
+        let kinds = contained.kinds(in: tree.url("a/b")).sorted { $0.name < $1.name }
+        #expect(kinds.map(\.name) == ["file", "link", "sub"])
+        #expect(kinds.map(\.kind) == [S_IFREG, S_IFLNK, S_IFDIR])
+        #expect(contained.kinds(in: tree.url("a/missing")).isEmpty)
+        try tree.plantLink()
+        #expect(contained.kinds(in: tree.url("a/b")).isEmpty)
     }
 
     @Test func aPathOutsideTheRootIsRefused() {
