@@ -87,16 +87,31 @@ func seconds(_ d: Duration) -> String {
 
 func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
-/// The process's peak resident memory in bytes (Linux reports kilobytes, macOS bytes).
-func peakMemory() -> Int {
+/// What this process has used so far (`getrusage`).
+func resourceUsage() -> rusage {
     var usage = rusage()
     #if canImport(Glibc)
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Int(usage.ru_maxrss) * 1024
     #else
     getrusage(RUSAGE_SELF, &usage)
-    return Int(usage.ru_maxrss)
     #endif
+    return usage
+}
+
+/// The process's peak resident memory in bytes (Linux reports kilobytes, macOS bytes).
+func peakMemory() -> Int {
+    #if canImport(Glibc)
+    return Int(resourceUsage().ru_maxrss) * 1024
+    #else
+    return Int(resourceUsage().ru_maxrss)
+    #endif
+}
+
+/// The processor time this process has had so far, every thread's, user and system.
+func processorTime() -> Duration {
+    let usage = resourceUsage()
+    return .seconds(Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec))
+        + .microseconds(Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec))
 }
 
 /// One folder below the system's temporary one for everything a run of the bench writes, removed
@@ -248,6 +263,9 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
     // folder flushed; each object renamed into the launch folder, and that folder flushed), one
     // after another (the applier overlaps its objects' flushes, so it is a measure, not a bound).
     var firstRuns: [Duration] = [], swaps: [Duration] = [], copies: [Duration] = [], floors: [Duration] = []
+    // The processor time each swap and each copy took, every thread's: what of the wall time is work
+    // on the processor rather than waiting for the disk.
+    var swapProcessor: [Duration] = [], copyProcessor: [Duration] = []
     let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
     // Flushed as the applier flushes: `F_FULLFSYNC` on Apple platforms, where `fsync` alone does
     // not reach the disk (so the copy and the swap pay for the same kind of flush).
@@ -283,14 +301,18 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
         _ = try applier(root, before).apply()
         firstRuns.append(clock.now - start)
         start = clock.now
+        var processor = processorTime()
         let report = try applier(root, during).apply()
         swaps.append(clock.now - start)
+        swapProcessor.append(processorTime() - processor)
         precondition(report.files.filter { $0.action == .replaced }.count == 4)
 
         let target = temporaryFolder()
         start = clock.now
+        processor = processorTime()
         _ = try copyObjects(into: target)
         copies.append(clock.now - start)
+        copyProcessor.append(processorTime() - processor)
 
         let (staging, journal, launch) = (temporaryFolder(), temporaryFolder(), temporaryFolder())
         start = clock.now
@@ -333,8 +355,8 @@ for encoding in [SnapshotEncoding.atx, .ktx] {
         applier, \(encoding.rawValue) objects (iPhone 15 container, 4 cached snapshots, \(megabytes(manifest.campaigns[0].snapshots.reduce(0) { $0 + $1.bytes })) of objects)
           no-op launch        median \(seconds(median(noOps))), 90th percentile \(seconds(sorted[sorted.count * 9 / 10])) over \(noOps.count) runs
           first run           median \(seconds(median(firstRuns))) (classify 4 originals in the device-written ATX layout, back them up)
-          campaign swap       median \(seconds(median(swaps))) (verify 4 objects, write, fsync, rename, record)
-          copy + fsync        median \(seconds(median(copies))) (the same 4 objects, plain)
+          campaign swap       median \(seconds(median(swaps))) (verify 4 objects, write, fsync, rename, record); processor time \(seconds(median(swapProcessor))), every thread's
+          copy + fsync        median \(seconds(median(copies))) (the same 4 objects, plain); processor time \(seconds(median(copyProcessor)))
           swap / copy         \(String(format: "%.2f", median(swaps) / median(copies)))x
           journal floor       median \(seconds(median(floors))) (the copy + a flushed pending state and its folder, 4 renames, the folder flushed): \(String(format: "%.2f", median(floors) / median(copies)))x the copy; swap / floor \(String(format: "%.2f", median(swaps) / median(floors)))x
           apply peak memory   +\(megabytes(applyPeak)) over what is resident after a warm-up apply, for a first apply swapping \(probeReplaced) files (largest object \(megabytes(largest))): \(String(format: "%.2f", Double(applyPeak) / Double(max(1, largest))))x [probe said: \(probeAnswer.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines))]
