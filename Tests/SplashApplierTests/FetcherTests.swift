@@ -23,9 +23,8 @@ import Testing
     }
 
     @Test func firstFetchInstallsTheScreensObjectsAndARevalidationIsOne304() async throws {
-        let server = try NginxServer()
+        let server = try Season15.served()
         let tree = server.root.appendingPathComponent("season")
-        try Season15.publish(Season15.full, to: tree)
         let fetcher = Season15.fetcher(server, "season")
         #expect(fetcher.current == nil, "nothing to apply before a fetch has completed")
 
@@ -55,9 +54,8 @@ import Testing
     }
 
     @Test func aNewSerialFetchesOnlyNewObjectsAndAnOldOneReplayedIsRefused() async throws {
-        let server = try NginxServer()
+        let server = try Season15.served()
         let tree = server.root.appendingPathComponent("season")
-        try Season15.publish(Season15.full, to: tree)
         let old = try Season15.slice(in: tree)
         let fetcher = Season15.fetcher(server, "season")
         _ = try await fetcher.fetch()
@@ -76,9 +74,8 @@ import Testing
     }
 
     @Test func aSeasonShowsTheRightCampaignAtEachInstantAndAPulledCampaignRestoresTheOriginals() async throws {
-        let server = try NginxServer()
+        let server = try Season15.served()
         let tree = server.root.appendingPathComponent("season")
-        try Season15.publish(Season15.full, to: tree)
         let sim = try sandbox(Installed.iPhone15)
         let originals = try sim.cachedFiles()
         let fetcher = try sim.fetcher(from: server.base.appendingPathComponent("season"), trust: Season15.trust)
@@ -304,9 +301,8 @@ import Testing
     }
 
     @Test func aTamperedObjectIsRefusedAndTheInstalledBundleStays() async throws {
-        let server = try NginxServer()
+        let server = try Season15.served()
         let tree = server.root.appendingPathComponent("season")
-        try Season15.publish(Season15.full, to: tree)
         let fetcher = Season15.fetcher(server, "season")
         _ = try await fetcher.fetch()
         let installed = Season15.files(fetcher.installed)
@@ -387,9 +383,8 @@ import Testing
     }
 
     @Test func theHighestSerialIsRememberedOutsideTheBundleAndOtherAppearancesAreFetchedAnew() async throws {
-        let server = try NginxServer()
+        let server = try Season15.served()
         let tree = server.root.appendingPathComponent("season")
-        try Season15.publish(Season15.full, to: tree)
         let old = try Season15.slice(in: tree)
         var lightOnly = Season15.fetcher(server, "season")
         lightOnly.appearances = [.light]
