@@ -121,6 +121,15 @@ import Testing
         // A slash percent-encoded inside a name is that name's: it never splits it in two (Foundation
         // on Linux keeps the name as `a%2Fb`).
         #expect((try? folder.components(of: try #require(URL(string: "file:///x/root/a%2Fb")))) != ["a", "b"])
+        // Such a URL is told by its bytes, in either case, wherever the `%2F` stands; a `%` with
+        // anything else after it is a name's own, an encoded `%` before `2F` (`%252F`, the name `%2F`) too.
+        for (spelt, encodes) in [
+            ("file:///x/root/a%2Fb", true), ("file:///x/root/a%2fb", true), ("file:///x/root/a%2F", true),
+            ("file:///x/root/%252Fa", false), ("file:///x/root/a%2", false), ("file:///x/root/a%20f", false),
+            ("file:///x/root/a%3Fb", false), ("file:///x/root/2f", false),
+        ] {
+            #expect(ContainedFolder.encodesSlash(try #require(URL(string: spelt))) == encodes, "\(spelt)")
+        }
     }
 
     /// A folder's entries, each with what it is, from the one folder opened: a file, a folder and a
