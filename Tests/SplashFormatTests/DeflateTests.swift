@@ -1,14 +1,14 @@
 import Foundation
 import SplashFormat
 import SplashFormatWriting
+import SplashTestSupport
 import Testing
 
 /// Raw DEFLATE against zlib as Python ships it: what one writes, the other reads.
 @Suite struct DeflateTests {
     /// Python's zlib (an independent build of the reference) on `data`; `inflate` true to inflate.
     func python(_ data: Data, inflate: Bool) throws -> Data {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("splashgen-deflate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = temporaryFolder("deflate")
         let input = folder.appendingPathComponent("in"), output = folder.appendingPathComponent("out")
         try data.write(to: input)
         let code = inflate ? "zlib.decompress(d, -15)" : "(lambda c: c.compress(d) + c.flush())(zlib.compressobj(6, zlib.DEFLATED, -15))"
