@@ -136,13 +136,18 @@ package struct ContainedFolder: Sendable {
         guard fd >= 0 else { throw .failed(rootPath, errno) }
         for (index, part) in parts.enumerated() {
             var relative: String { parts[...index].joined(separator: "/") }
-            if creating, mkdirat(fd, part, 0o755) != 0, errno != EEXIST {
-                let code = errno
-                close(fd)
-                throw .failed(relative, code)
+            var next = Self.retrying { openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            var code = errno
+            // Made only when missing: most walks that may create find every folder there.
+            if next < 0, code == ENOENT, creating {
+                if mkdirat(fd, part, 0o755) != 0, errno != EEXIST {
+                    code = errno
+                    close(fd)
+                    throw .failed(relative, code)
+                }
+                next = Self.retrying { openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+                code = errno
             }
-            let next = Self.retrying { openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-            let code = errno
             let isLink = next < 0 && Self.status(fd, part).map { $0.st_mode & S_IFMT == S_IFLNK } == true
             close(fd)
             if isLink { throw .link(relative) }
