@@ -70,6 +70,23 @@ import Testing
         #expect(try tree.elsewhereTree() == before, "\(name): the link's target keeps every byte")
     }
 
+    /// Making a folder makes every missing one on the way and leaves the ones there as they are; a
+    /// file where a folder should be stops it, named with `ENOTDIR` (POSIX `open(2)` with
+    /// `O_DIRECTORY` on a path that does not name a folder), and nothing is made past it.
+    @Test func makingAFolderMakesOnlyTheMissingOnesAndNamesAFileInTheWay() throws {
+        let tree = try Tree()
+        let fs = POSIXFileSystem(root: tree.root)
+        try fs.makeFolder(tree.url("a/b/sub/new/deeper"))
+        #expect(ContainedFolder(tree.root).kinds(in: tree.url("a/b/sub/new")).map(\.name) == ["deeper"])
+        try fs.makeFolder(tree.url("a/b"))
+        #expect(try Data(contentsOf: tree.url("a/b/file")) == tree.precious)
+
+        #expect(throws: ApplierError.fileSystem(FileSystemError(.open, path: tree.url("a/b/file").path, errno: ENOTDIR))) {
+            try fs.makeFolder(tree.url("a/b/file/x"))
+        }
+        #expect(try Data(contentsOf: tree.url("a/b/file")) == tree.precious)
+    }
+
     @Test func readsAndListingsRefuseALinkBelowTheRootAndFollowTheRootItself() throws {
         let tree = try Tree()
         let contained = ContainedFolder(tree.root)
