@@ -111,9 +111,18 @@ package enum ReplacementFraming: Equatable, Sendable {
     /// when the object has one, so two streams are compared as bytes, nothing inflated; otherwise
     /// the ASTC 4×4 blocks are.
     package static func file(_ file: Data, carriesPictureOf object: Data) -> Bool {
-        guard let mine = try? Picture(file), let theirs = try? Picture(object) else { return false }
+        guard let mine = try? Picture(file) else { return false }
+        var blocks: Data?? = nil
+        return carries(mine, blocks: &blocks, pictureOf: object)
+    }
+
+    /// Whether `mine` carries the picture of `object`; `blocks` keeps `mine`'s blocks once they are
+    /// inflated (nil until then), so a file compared with several objects is inflated once.
+    private static func carries(_ mine: Picture, blocks: inout Data??, pictureOf object: Data) -> Bool {
+        guard let theirs = try? Picture(object) else { return false }
         if let a = mine.carriedStream, let b = theirs.carriedStream { return a == b }
-        guard let a = try? mine.blocks(), let b = try? theirs.blocks() else { return false }
+        if blocks == nil { blocks = .some(try? mine.blocks()) }
+        guard let a = blocks ?? nil, let b = try? theirs.blocks() else { return false }
         return a == b
     }
 
@@ -124,11 +133,12 @@ package enum ReplacementFraming: Equatable, Sendable {
         whosePicture data: Data, in manifest: Manifest, object: (Manifest.Snapshot) -> Data?,
         where include: (Manifest.Campaign, Manifest.Snapshot) -> Bool = { _, _ in true }
     ) -> String? {
-        guard let size = try? SnapshotHeader.pixelSize(of: data) else { return nil }
+        guard let size = try? SnapshotHeader.pixelSize(of: data), let mine = try? Picture(data) else { return nil }
         let recorded = Manifest.Size(width: size.width, height: size.height)
+        var blocks: Data?? = nil
         for campaign in manifest.campaigns {
             for snapshot in campaign.snapshots where snapshot.pixels.isScreen(ofRecorded: recorded) && include(campaign, snapshot) {
-                if let bytes = object(snapshot), file(data, carriesPictureOf: bytes) { return campaign.id }
+                if let bytes = object(snapshot), carries(mine, blocks: &blocks, pictureOf: bytes) { return campaign.id }
             }
         }
         return nil
