@@ -125,9 +125,10 @@ package struct ContainedFolder: Sendable {
     /// `S_IFLNK`…), links not followed, looked up in the one folder opened; 0 for one gone since it
     /// was listed. None when the folder is missing or cannot be reached without a link.
     package func kinds(in url: URL) -> [(name: String, kind: mode_t)] {
-        guard let parts = try? components(of: url), let fd = try? openFolder(parts) else { return [] }
-        defer { close(fd) }
-        return Self.names(fd).map { name in (name, Self.status(fd, name).map { $0.st_mode & S_IFMT } ?? 0) }
+        let kinds = try? withFolder(components(of: url)) { fd in
+            Self.names(fd).map { name in (name: name, kind: Self.status(fd, name).map { $0.st_mode & S_IFMT } ?? 0) }
+        }
+        return kinds ?? []
     }
 
     /// The folder at `parts`, each component opened from the last with `O_NOFOLLOW | O_DIRECTORY`.
