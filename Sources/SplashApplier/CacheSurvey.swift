@@ -108,13 +108,13 @@ package struct CacheSurvey {
             // With no trusted record: a backup of this key that differs from the file means the file
             // is a replacement and the backup its original (the state was lost, damaged or cut short).
             if trusted?.files[name] == nil, let copy = paths.read(paths.url(backup).appendingPath(name)),
-                sha256Hex(copy) != hash, let size = try? SnapshotHeader.pixelSize(of: copy)
+                case let original = sha256Hex(copy), original != hash, let size = try? SnapshotHeader.pixelSize(of: copy)
             {
                 let old = classifier.classify(name, copy)
                 result.state.files[name] = ApplierState.FileRecord(
                     width: size.width, height: size.height, appearance: old.appearance,
-                    decidedBy: old.decidedBy, original: sha256Hex(copy), current: hash)
-                result.originals[name] = BackupSource(path: backup + "/" + name, hash: sha256Hex(copy))
+                    decidedBy: old.decidedBy, original: original, current: hash)
+                result.originals[name] = BackupSource(path: backup + "/" + name, hash: original)
                 result.rebuiltFromBackup.append(name)
                 continue
             }
