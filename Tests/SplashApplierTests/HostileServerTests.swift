@@ -34,9 +34,9 @@ import Testing
         return (Int32(fields[0]), run.stderr, fields[1])
     }
 
-    /// A season published on `server` under `season/`, and the peak memory of a normal CLI fetch of it.
-    func publishedSeason(_ server: NginxServer) throws -> Int {
-        try Season15.publish(Season15.full, to: server.root.appendingPathComponent("season"))
+    /// The peak memory of a normal CLI fetch of the season `server` publishes under `season/`
+    /// (``Season15/served()``).
+    func normalFetchPeak(_ server: NginxServer) throws -> Int {
         let normal = try measured([
             "fetch", server.base.appendingPathComponent("season").absoluteString, "--into", temporaryFolder("normal").path, "--screen", "1179x2556",
         ])
@@ -45,8 +45,8 @@ import Testing
     }
 
     @Test func aGzipBombedSliceIsRefusedAtItsHeadersAndMemoryStaysBounded() throws {
-        let server = try NginxServer()
-        let normal = try publishedSeason(server)
+        let server = try Season15.served()
+        let normal = try normalFetchPeak(server)
         // 256 MiB of spaces as a gzip file: under 300 KB on the wire, far over the 8 MB limit inflated.
         let slice = server.root.appendingPathComponent("bomb/screens/1179x2556.json")
         try FileManager.default.createDirectory(at: slice.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -64,8 +64,8 @@ import Testing
     }
 
     @Test func anEndlessSliceIsCutOffAtTheLimitItsTransferCancelledAndMemoryStaysBounded() async throws {
-        let server = try NginxServer()
-        let normal = try publishedSeason(server)
+        let server = try Season15.served()
+        let normal = try normalFetchPeak(server)
         // 64 GiB, sparse: served through SSI, chunked, with no length announced.
         let slice = server.root.appendingPathComponent("endless/screens/1179x2556.json")
         try FileManager.default.createDirectory(at: slice.deletingLastPathComponent(), withIntermediateDirectories: true)
