@@ -170,7 +170,7 @@ package enum ApplyPlanner {
         chosen: inout [String: (snapshot: Manifest.Snapshot, framing: ReplacementFraming)], plan: inout ApplyPlan
     ) throws(ApplierError) -> String? {
         let removed = "the file is removed, so iOS renders it again from the storyboard at the next launch"
-        guard let bundle, let own = bundle.manifest.ownScreenCampaign,
+        guard let bundle, let own = bundle.manifest.ownScreen(forAppVersion: plan.state.key.version),
             let snapshot = Self.snapshot(of: record, in: own)
         else {
             plan.problems.append(

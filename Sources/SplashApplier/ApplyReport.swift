@@ -78,6 +78,10 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             /// the app's own screen is not; docs/ios-launch-cache.md §6): told when it is backed up,
             /// and never put back; the message says what goes there instead.
             case originalBlackRender = "original-black-render"
+            /// An original the OS has just rendered could not be told good or black against the app's
+            /// own screen (``BlackRender``: it differs outside the image views, or the evidence is short);
+            /// the message says why. It is kept as a good original, and comes back.
+            case blackRenderUndecided = "black-render-undecided"
             /// A cached file's name is too long for the applier's temporary sibling: left as it is.
             case nameTooLong = "name-too-long"
             /// `restore` with no records to trust and no bundle: the cached files cannot be told from a
@@ -87,7 +91,7 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             /// Whether the cache does not hold what this run should have put there.
             public var leavesWorkUndone: Bool {
                 switch self {
-                case .appearanceGuessed, .stateRebuilt: return false
+                case .appearanceGuessed, .stateRebuilt, .blackRenderUndecided: return false
                 default: return true
                 }
             }

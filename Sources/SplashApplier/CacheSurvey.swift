@@ -155,14 +155,19 @@ package struct CacheSurvey {
 
     /// The campaign whose picture `data` carries: byte for byte one of its objects, or one of its
     /// objects' pictures in another container (the same LZFSE stream or ASTC blocks; only objects of
-    /// the file's screen size are read). The app's own screen is not looked for: an OS render may
-    /// equal it, and it is harmless as an original.
+    /// the file's screen size are read). The app's own screen is never "a campaign's picture", by
+    /// identity: an OS render may equal its object byte for byte (a plain launch screen and an own
+    /// screen made by the same encoder), and it is harmless as an original.
     static func campaign(
         whosePicture data: Data, hash: String, objects: Set<String>, in manifest: Manifest?, object: (Manifest.Snapshot) -> Data?
     ) -> String? {
         guard let manifest else { return nil }
+        let own = Set(manifest.campaigns.filter { $0.ownScreen == true }.flatMap { $0.snapshots.map(\.object) })
+        if own.contains(hash) { return nil }
         if objects.contains(hash) { return manifest.campaigns.first { $0.snapshots.contains { $0.object == hash } }?.id }
-        return ReplacementFraming.campaign(whosePicture: data, in: manifest, object: object) { campaign, _ in campaign.ownScreen != true }
+        return ReplacementFraming.campaign(whosePicture: data, in: manifest, object: object) { campaign, snapshot in
+            campaign.ownScreen != true && !own.contains(snapshot.object)
+        }
     }
 
     /// The outcome of ``rekey(key:manifest:classifier:fromBackupsOnly:object:)``.

@@ -396,11 +396,13 @@ public struct SnapshotApplier: Sendable {
         var verified: Set<String> = []
     }
 
-    /// The saved records while the key holds (interrupted changes settled by reading the files);
-    /// otherwise new ones: classified anew, carried over, rebuilt from backups, or leftovers.
+    /// The saved records while the key holds (interrupted changes settled by reading the files, and
+    /// records of unknown appearance classified again now that a marker is at hand); otherwise new
+    /// ones: classified anew, carried over, rebuilt from backups, or leftovers.
     private func records(
         _ survey: CacheSurvey, manifest: Manifest?, bundle: SnapshotBundle?, marker: Manifest.Marker?, fromBackupsOnly: Bool
     ) -> Records {
+        let classifier = SnapshotClassifier(decoder: decoder, marker: marker, interfaceStyle: interfaceStyle)
         let key = key(survey.names)
         if !fromBackupsOnly, let saved = survey.saved, saved.key == key, saved.files.count == survey.names.count,
             survey.names.allSatisfy({ saved.files[$0] != nil })
@@ -413,9 +415,10 @@ public struct SnapshotApplier: Sendable {
                 }
                 state.files[name]?.pending = nil
             }
-            return Records(state: state)
+            var records = Records(state: state)
+            if marker != nil { classifyAgain(&records, paths: survey.paths, classifier: classifier) }
+            return records
         }
-        let classifier = SnapshotClassifier(decoder: decoder, marker: marker, interfaceStyle: interfaceStyle)
         // Each object is checked whole once in the run, however many files look for its picture.
         var checked: [String: Data?] = [:]
         let found = survey.rekey(
@@ -456,25 +459,49 @@ public struct SnapshotApplier: Sendable {
         return records
     }
 
+    /// Records of unknown appearance (rebuilt without a bundle, so without the app's marker: a
+    /// `restore --from-backups`, or a lost state rebuilt by a restore) classified again from their
+    /// originals, as a fresh render is, once a bundle gives the marker. A file still undecided stays
+    /// as it was, and is reported by the plan.
+    private func classifyAgain(_ records: inout Records, paths: ApplierPaths, classifier: SnapshotClassifier) {
+        let unknown = records.state.files.filter { $0.value.appearance == nil && $0.value.decidedBy != .undecodable }.keys.sorted()
+        let originals = unknown.compactMap { name in Self.original(of: name, in: records, paths: paths).map { (name: name, data: $0) } }
+        for (name, found) in classifier.classify(originals) where found.appearance != nil {
+            records.state.files[name]?.appearance = found.appearance
+            records.state.files[name]?.decidedBy = found.decidedBy
+        }
+    }
+
     /// Each original the OS has just rendered (about to be backed up from the cache), told against
-    /// the app's own screen as the bundle draws it (``BlackRender``): a black render is recorded and
-    /// reported. Nothing is told without such a reference, or for a file whose size or appearance
-    /// the bundle's own screen lacks.
+    /// the app's own screen for this app version as the bundle draws it, with its image views
+    /// (``BlackRender``): a black render is recorded and reported; one that cannot be told is
+    /// reported as undecided and kept as a good original. Nothing is told without such a reference,
+    /// or for a file whose size or appearance the bundle's own screen lacks.
     private func tellBlackRenders(_ records: inout Records, survey: CacheSurvey, bundle: SnapshotBundle?) {
-        guard let bundle, let own = bundle.manifest.ownScreenCampaign else { return }
+        guard let bundle, let own = bundle.manifest.ownScreen(forAppVersion: records.state.key.version) else { return }
         for name in records.backups.keys.sorted() where records.backups[name]?.path == survey.paths.folder + "/" + name {
             guard var record = records.state.files[name], let snapshot = ApplyPlanner.snapshot(of: record, in: own),
                 let reference = try? decoder.decode(bundle.verifiedObject(snapshot, width: record.width, height: record.height)),
                 let data = survey.paths.read(survey.paths.folderURL.appendingPath(name), holding: record.original),
-                let image = try? decoder.decode(data), BlackRender.isBlackRender(image, reference: reference)
+                let image = try? decoder.decode(data)
             else { continue }
-            record.blackRender = true
-            records.state.files[name] = record
-            records.problems.append(
-                .init(
-                    .originalBlackRender, file: name,
-                    "the OS rendered this launch image with its image views solid black (or white) where \(own.id), the app's own screen, is not; it is backed up, and never put back"
-                ))
+            let verdict: BlackRender.Verdict =
+                snapshot.imageViews.map { BlackRender.verdict(of: image, reference: reference, imageViews: $0) }
+                ?? .undecided("the bundle does not say where \(own.id)'s image views are (an earlier splashgen built it): build it again")
+            switch verdict {
+            case .good: continue
+            case .undecided(let why):
+                records.problems.append(
+                    .init(.blackRenderUndecided, file: name, "not told good or black against \(own.id), the app's own screen: \(why); kept as the original"))
+            case .black, .white:
+                record.blackRender = true
+                records.state.files[name] = record
+                records.problems.append(
+                    .init(
+                        .originalBlackRender, file: name,
+                        "the OS rendered this launch image with its image views solid \(verdict == .black ? "black" : "white") where \(own.id), the app's own screen, draws them; it is backed up, and never put back"
+                    ))
+            }
         }
     }
 

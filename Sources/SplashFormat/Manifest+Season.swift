@@ -30,20 +30,25 @@ extension Manifest {
         return nil
     }
 
-    /// The campaign marked as the app's own screen (`own_screen`), in force or not: the reference a
-    /// black render is told by, and what goes where one would come back.
-    package var ownScreenCampaign: Campaign? { campaigns.first { $0.ownScreen == true } }
+    /// The app's own screen for app version `version` (every version when nil): of the campaigns
+    /// marked `own_screen` whose version range holds it, the highest priority (the first listed
+    /// among equals), whatever their schedules; nil when none holds it. It is the reference a black
+    /// render is told by, and what goes where one would come back: an own screen made for another
+    /// app version draws another storyboard, and tells nothing of this one's renders.
+    package func ownScreen(forAppVersion version: String?) -> Campaign? {
+        Self.highestPriority(campaigns(forAppVersion: version).filter { $0.ownScreen == true })
+    }
+
+    /// The campaign of the highest priority, the first listed among equals.
+    private static func highestPriority(_ candidates: [Campaign]) -> Campaign? {
+        candidates.reduce(nil) { best, campaign in best.map { campaign.priority > $0.priority ? campaign : $0 } ?? campaign }
+    }
 
     /// The campaign shown at `date` to app version `version`: of those in force, the highest
     /// priority (the first listed among equals, which a build refuses when their windows overlap);
     /// nil when none is in force, and the originals are shown.
     package func campaign(inForceAt date: Date, appVersion version: String?) -> Campaign? {
-        var best: Campaign?
-        for campaign in campaigns(forAppVersion: version) where campaign.schedule.contains(date) {
-            if let shown = best, campaign.priority <= shown.priority { continue }
-            best = campaign
-        }
-        return best
+        Self.highestPriority(campaigns(forAppVersion: version).filter { $0.schedule.contains(date) })
     }
 
     /// The next instant after `date` at which what is shown may change: the nearest start or end of

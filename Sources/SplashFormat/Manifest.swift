@@ -195,13 +195,23 @@ package struct Manifest: Codable, Equatable, Sendable {
         /// Set by `splashgen publish`: the size of `objects/<object>.deflate`, the object as raw
         /// DEFLATE (what a phone downloads), so a fetcher knows how much to accept before inflating.
         package var deflated: Int?
+        /// For the app's own screen (`own_screen`): where its image views are in this picture, in
+        /// pixels (each layer's frame as drawn, possibly beyond the picture's edges). The applier
+        /// tells a black render by them (`BlackRender`); nil elsewhere, and in bundles built before.
+        package var imageViews: [Frame]?
+
+        private enum CodingKeys: String, CodingKey {
+            case points, scale, pixels, orientation, appearance, family, devices, object, bytes, deflated
+            case imageViews = "image_views"
+        }
 
         /// Makes a snapshot entry.
         package init(
             points: Size, scale: Int, pixels: Size, orientation: Orientation, appearance: Appearance,
-            family: String, devices: [String], object: String, bytes: Int, deflated: Int? = nil
+            family: String, devices: [String], object: String, bytes: Int, deflated: Int? = nil, imageViews: [Frame]? = nil
         ) {
             self.deflated = deflated
+            self.imageViews = imageViews
             self.family = family
             self.points = points
             self.scale = scale
@@ -216,6 +226,22 @@ package struct Manifest: Codable, Equatable, Sendable {
 
     /// A width and a height (``ScreenSize``).
     package typealias Size = ScreenSize
+
+    /// A rectangle in a snapshot's pixels: its top-left corner and its size.
+    package struct Frame: Codable, Equatable, Sendable {
+        package var x: Int
+        package var y: Int
+        package var width: Int
+        package var height: Int
+
+        /// Makes a frame.
+        package init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
 
     /// Makes a manifest.
     package init(schema: Int = Manifest.currentSchema, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
@@ -344,6 +370,12 @@ extension Manifest {
                     side.contains(snapshot.points.width), side.contains(snapshot.points.height)
                 else {
                     return "\(at): a size beyond \(KTXFile.maxDimension) pixels on a side"
+                }
+                let reach = -Int(KTXFile.maxDimension)...Int(KTXFile.maxDimension)
+                for (v, frame) in (snapshot.imageViews ?? []).enumerated() {
+                    guard side.contains(frame.width), side.contains(frame.height), reach.contains(frame.x), reach.contains(frame.y) else {
+                        return "\(at).image_views[\(v)]: a frame beyond \(KTXFile.maxDimension) pixels on a side"
+                    }
                 }
             }
         }

@@ -103,9 +103,11 @@ extension HostileInputTests {
 
 extension HostileInputTests {
     /// N2: after a restore, whether the state was intact, deleted (rebuilt) or damaged (`--from-backups`),
-    /// the next `apply` applies the campaign in force again, never "nothing to do".
-    @Test(arguments: ["intact", "deleted", "damaged"])
-    func theCampaignInForceIsAppliedAgainAfterARestore(_ state: String) throws {
+    /// the next `apply` applies the campaign in force again, never "nothing to do". A restore given no
+    /// bundle rebuilds records with no appearance (no marker to read): the next `apply` classifies
+    /// them again (issue 36), and the run after has nothing to do with the campaign still shown.
+    @Test(arguments: ["intact", "deleted", "damaged"], [true, false])
+    func theCampaignInForceIsAppliedAgainAfterARestore(_ state: String, restoreWithBundle: Bool) throws {
         let bundle = try Bundles.double11.get()
         let sim = try sandbox(Installed.iPhone15)
         let originals = try sim.cachedFiles()
@@ -113,11 +115,14 @@ extension HostileInputTests {
         let stateURL = sim.container.appendingPathComponent(support + "/state.json")
         if state == "deleted" { try FileManager.default.removeItem(at: stateURL) }
         if state == "damaged" { try Data("{ not json".utf8).write(to: stateURL) }
-        _ = try applier(sim, bundle: bundle, now: during).restore(fromBackups: state == "damaged")
+        _ = try applier(sim, bundle: restoreWithBundle ? bundle : nil, now: during).restore(fromBackups: state == "damaged")
         #expect(try sim.cachedFiles() == originals, "\(state)")
         let again = try applier(sim, bundle: bundle, now: during.addingTimeInterval(60)).apply()
         #expect(!again.nothingToDo && again.campaign == "double11", "\(state)")
         #expect(again.files.allSatisfy { $0.action == .replaced } && again.problems.isEmpty, "\(state): \(again.problems)")
+        let next = try applier(sim, bundle: bundle, now: during.addingTimeInterval(120)).apply()
+        #expect(next.problems.isEmpty && next.files.allSatisfy { $0.showing == "double11" }, "\(state): \(next.files.map(\.showing))")
+        #expect(Set(try sim.cachedFiles().values).isDisjoint(with: Set(originals.values)), "\(state)")
     }
 
     /// N11: with the applier's support folder lost while the campaign's files are in the cache (here in

@@ -110,7 +110,10 @@ package struct BundleBuilder: Sendable {
                             pixels: snapshot.screen.pixels(snapshot.orientation), orientation: snapshot.orientation,
                             appearance: snapshot.appearance, family: snapshot.screen.family.rawValue,
                             devices: snapshot.screen.devices.map(\.name),
-                            object: object.hash, bytes: object.bytes)
+                            object: object.hash, bytes: object.bytes,
+                            // The app's own screen says where its image views are, for telling black renders.
+                            imageViews: campaign.ownScreen
+                                ? snapshot.recipe.placements.map { Manifest.Frame(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } : nil)
                     },
                     priority: campaign.priority, minVersion: campaign.app.minVersion, maxVersion: campaign.app.maxVersion,
                     ownScreen: campaign.ownScreen)

@@ -15,7 +15,7 @@ package enum SnapshotPlanner {
                     var placements: [RenderRecipe.Placement] = []
                     for layer in spec.layers where layer.orientation == nil || layer.orientation == orientation {
                         let item = artwork.items[layer.image]!
-                        if let placement = place(layer, item: item, screen: screen, orientation: orientation) {
+                        if let placement = place(layer, item: item, screen: screen, orientation: orientation, asTheOSLaysOut: campaign.ownScreen) {
                             if max(placement.width, placement.height) > maxScaledSide, !problems.contains(where: { $0.location == layer.source }) {
                                 problems.append(
                                     Diagnostic(
@@ -50,11 +50,16 @@ package enum SnapshotPlanner {
     /// exact to 1/128 pixel and still lets 24:1 panoramas fill the largest iPad.
     package static let maxScaledSide = 65_536
 
-    /// Where a layer lands on one screen, or nil when its region is empty.
-    static func place(_ layer: Campaign.Layer, item: Artwork.Item, screen: Screen, orientation: Orientation) -> RenderRecipe.Placement? {
+    /// Where a layer lands on one screen, or nil when its region is empty. `asTheOSLaysOut` (the
+    /// app's own screen, which must match the OS's render of its storyboard) lays landscape out with
+    /// the portrait top inset, as UIKit does to safe-area constraints (docs/ios-launch-cache.md §6).
+    static func place(
+        _ layer: Campaign.Layer, item: Artwork.Item, screen: Screen, orientation: Orientation, asTheOSLaysOut: Bool = false
+    ) -> RenderRecipe.Placement? {
         let scale = Double(screen.scale)
         let canvas = screen.pixels(orientation)
-        let insets = layer.safeArea ? screen.safeArea[orientation] : Insets()
+        var insets = layer.safeArea ? screen.safeArea[orientation] : Insets()
+        if asTheOSLaysOut, layer.safeArea, orientation == .landscape { insets.top = screen.safeArea[.portrait].top }
         let left = (insets.left + layer.margin) * scale, top = (insets.top + layer.margin) * scale
         let regionWidth = Double(canvas.width) - left - (insets.right + layer.margin) * scale
         let regionHeight = Double(canvas.height) - top - (insets.bottom + layer.margin) * scale
