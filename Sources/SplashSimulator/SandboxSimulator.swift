@@ -170,9 +170,10 @@ public struct SandboxSimulator {
         var regeneration: String?
         var shown: (name: String, data: Data, image: RGBAImage)?
         if let name = model.variants.first(where: { $0.value == variant })?.key {
-            let data = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
-            switch CachedFileCheck.shown(data, name: name, expected: storyboard.pixels(variant), container: storyboard.format) {
-            case .success(let image): shown = (name, data, image)
+            switch Self.cached(name, in: folder).flatMap({ data in
+                CachedFileCheck.shown(data, name: name, expected: storyboard.pixels(variant), container: storyboard.format).map { (data, $0) }
+            }) {
+            case .success(let (data, image)): shown = (name, data, image)
             case .failure(let reason): regeneration = "\(name) \(reason)"
             }
         } else {
@@ -229,6 +230,17 @@ public struct SandboxSimulator {
         let outcome = Result { try body(applier) }
         let refused = try guardWrites.finish()
         return (try outcome.get(), refused)
+    }
+
+    /// The bytes of the cached file `name`, or why the OS has none to check: it is not there (the
+    /// app removed it), or it cannot be read (the system's reason).
+    static func cached(_ name: String, in folder: URL) -> Result<Data, SimulatorError> {
+        let url = folder.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { return .failure(.rejected("is not there (the launch folder no longer holds it)")) }
+        do { return .success(try Data(contentsOf: url)) } catch {
+            let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
+            return .failure(.rejected("cannot be read (\(reason ?? error.localizedDescription))"))
+        }
     }
 
     /// What a shown file holds, in a user's words: the OS's own render of the app's launch screen (or

@@ -18,9 +18,9 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         do {
             let input = URL(fileURLWithPath: file)
-            try OutputFile.check(URL(fileURLWithPath: output), example: "decoded.png", inputs: [input])
+            let target = try OutputFile.check(OutputFile.resolve(output), example: "decoded.png", inputs: [input])
             let image = try SnapshotDecoder().decode(try Data(contentsOf: input))
-            try OutputFile.write(PNGCodec.encode(image), to: URL(fileURLWithPath: output), example: "decoded.png", inputs: [input])
+            try OutputFile.write(PNGCodec.encode(image), to: target, example: "decoded.png", inputs: [input])
             print("\(output): \(image.width)x\(image.height)")
         } catch {
             throw Console.fail(error, context: file)

@@ -16,13 +16,15 @@ struct KeygenCommand: ParsableCommand {
     func run() throws {
         let pair = BundleSignature.makeKeyPair()
         do {
-            for path in [output, output + ".pub"] {
+            let key = try OutputFile.resolve(output)
+            let pub = URL(fileURLWithPath: key.path + ".pub")
+            for path in [key.path, pub.path] {
                 var info = stat()
                 guard lstat(path, &info) != 0 else { throw ValidationError("\(path) exists; keygen never overwrites a key (nor its .pub)") }
             }
-            try Data(pair.privateKey.utf8).write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
-            chmod(output, 0o600)
-            try Data(pair.publicKey.utf8).write(to: URL(fileURLWithPath: output + ".pub"), options: .atomic)
+            try Data(pair.privateKey.utf8).write(to: key, options: .withoutOverwriting)
+            chmod(key.path, 0o600)
+            try Data(pair.publicKey.utf8).write(to: pub, options: .withoutOverwriting)
             print("private key \(output) (keep it secret), public key \(output).pub (pin it in the app)")
         } catch let error as ValidationError {
             throw error
@@ -71,11 +73,12 @@ struct PackCommand: ParsableCommand {
         do {
             let privateKey = try (key ?? sign).map { try String(contentsOfFile: $0, encoding: .utf8) }
             let inputs = [URL(fileURLWithPath: bundle)]
-            if let output { try OutputFile.check(URL(fileURLWithPath: output), example: "bundle.zip", inputs: inputs) }
+            let named = try output.map { path throws in try OutputFile.check(OutputFile.resolve(path), example: "bundle.zip", inputs: inputs) }
             let contents = try BundleTools.contents(of: URL(fileURLWithPath: bundle), slice: device.map(ScreenSlice.init), privateKey: privateKey)
             let raw = contents.objects.values.reduce(0) { $0 + $1.count } + contents.manifest.count
-            let target = URL(fileURLWithPath: output ?? FileManager.default.temporaryDirectory.appendingPathComponent("splashgen-slice-\(getpid()).zip").path)
-            try BundleArchive.write(contents, to: target, inputs: inputs)
+            let target = try BundleArchive.write(
+                contents, to: named ?? FileManager.default.temporaryDirectory.appendingPathComponent("splashgen-slice-\(UUID().uuidString).zip"), inputs: inputs
+            )
             let packed = ((try FileManager.default.attributesOfItem(atPath: target.path)[.size]) as? NSNumber)?.intValue ?? 0
             if output == nil { try? FileManager.default.removeItem(at: target) }
             if let device {
@@ -108,7 +111,7 @@ struct UnpackCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let target = URL(fileURLWithPath: output)
+            let target = try OutputFile.resolve(output)
             let folder = try BundleTools.unpack(
                 URL(fileURLWithPath: archive), outputRoot: target.deletingLastPathComponent(), name: target.lastPathComponent,
                 waiting: Console.waiting(for: target.deletingLastPathComponent().path))
@@ -181,8 +184,7 @@ struct PreviewCommand: ParsableCommand {
         do {
             let catalogue = try DeviceCatalogue.bundled()
             var url = URL(fileURLWithPath: source)
-            let target = URL(fileURLWithPath: output)
-            try OutputFile.check(target, example: "sheet.png", inputs: [url])
+            let target = try OutputFile.check(OutputFile.resolve(output), example: "sheet.png", inputs: [url])
             if ["yaml", "yml"].contains(url.pathExtension) {
                 let season = try SeasonLoader(catalogue: catalogue).load(contentsOf: url, displayPath: source)
                 let report = try BundleBuilder(outputRoot: URL(fileURLWithPath: outputRoot)).build(

@@ -131,7 +131,7 @@ struct SimCommand: AsyncParsableCommand {
             do {
                 let result = try sandbox.simulator.launch(
                     bundle: bundle, now: date, runApp: !noApp,
-                    screenshot: screenshot.map { URL(fileURLWithPath: $0) })
+                    screenshot: try screenshot.map { path throws in try OutputFile.check(OutputFile.resolve(path), example: "screen.png") })
                 if let reason = result.regenerated { print("the OS rendered the launch screen again: \(reason)") }
                 print(
                     "showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)): \(result.showing), sha256 \(result.contentHash.prefix(12))"

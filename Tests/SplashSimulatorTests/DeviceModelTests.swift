@@ -195,4 +195,15 @@ import Testing
         #expect(shown.regenerated == nil, "the OS shows PNG bytes in a .ktx name (field reports, docs/ios-launch-cache.md §3)")
         #expect(colouredPixels(shown.image) > 100_000, "the old campaign's red art, not the app's white screen")
     }
+
+    /// D11 (issue 36): a cached file the app removed (the applier clears the launch folder) is named
+    /// as not there at the next launch, not as a file that "does not decode"; the OS renders again.
+    @Test func aCachedFileTheAppRemovedIsNamedAsGone() throws {
+        let sim = SandboxSimulator(root: try Installed.install(ios: "17.0"))
+        let folder = try sim.snapshotFolder(try sim.model())
+        for name in try sim.cachedFiles().keys { try FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        let shown = try sim.launch(bundle: nil, now: date("2026-11-01T12:00:00+08:00"))
+        let reason = try #require(shown.regenerated)
+        #expect(reason.hasSuffix(" is not there (the launch folder no longer holds it)") && !reason.contains("decode"), "\(reason)")
+    }
 }

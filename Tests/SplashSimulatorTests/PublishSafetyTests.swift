@@ -106,4 +106,51 @@ import Testing
         }
         #expect(try Data(contentsOf: objects.appendingPathComponent(foreign)) == Data("not the object".utf8))
     }
+
+    /// D8 (issue 36): a link inside the tree (`T/objects -> ../mine`) is never written through: the
+    /// publication is refused, naming it, before anything is written, and `mine` stays empty.
+    @Test func aLinkInsideTheTreeIsNeverFollowed() throws {
+        let folder = temporaryFolder("links")
+        let tree = folder.appendingPathComponent("tree"), mine = folder.appendingPathComponent("mine")
+        try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: tree.appendingPathComponent("objects").path, withDestinationPath: "../mine")
+        #expect(throws: PublishError.linkInTree(tree.appendingPathComponent("objects").path)) {
+            try Publisher.publish(bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tree.path) == ["objects"])
+        #expect(
+            PublishError.linkInTree("T/objects").description
+                == "T/objects is a symbolic link inside the tree; publish follows no link in its tree (put the folder or file itself there, or publish into another tree)"
+        )
+    }
+
+    /// D8 (issue 36): a user's file at the name of a slice this publication serves is not one publish
+    /// wrote (docs/reliability.md: it replaces only slices it wrote, signed with the key publishing):
+    /// refused by name, and the tree is left exactly as it was. A slice it wrote is still replaced.
+    @Test func aFileAtASlicesNameThatPublishDidNotWriteIsNeverReplaced() throws {
+        let tree = temporaryFolder("tree")
+        try Season15.publish(Season15.full, to: tree)
+        let slice = tree.appendingPathComponent("screens/1179x2556.json")
+        let stranger = BundleSignature.makeKeyPair()
+        let lookAlike = try Data(contentsOf: slice), ownSignature = try Data(contentsOf: slice.appendingPathExtension("sig"))
+        let app = try Manifest.decode(from: lookAlike).app.bundleID
+        for (planted, signature) in [
+            (Data("{\"note\": \"ours\"}".utf8), nil), (lookAlike, try BundleSignature.sign(lookAlike, privateKey: stranger.privateKey)),
+        ] {
+            try planted.write(to: slice)
+            if let signature { try Data(signature.utf8).write(to: slice.appendingPathExtension("sig")) }
+            let before = try files(tree)
+            #expect(
+                throws: PublishError.notWrittenByPublish(slice.path, found: "not a slice of \(app) signed with this key (with its .sig)")
+            ) {
+                try Publisher.publish(bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey)
+            }
+            #expect(try files(tree) == before, "nothing written")
+        }
+        try lookAlike.write(to: slice)
+        try ownSignature.write(to: slice.appendingPathExtension("sig"))
+        #expect(try Publisher.publish(bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey).screens > 0)
+    }
 }

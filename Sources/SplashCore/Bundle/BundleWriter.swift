@@ -4,25 +4,29 @@ import SplashFormat
 /// Writes a bundle into a staging folder beside its destination and moves it into place only when
 /// complete, so a failed build leaves the previous `Output/<name>/` exactly as it was. It holds the
 /// output folder's ``TreeLock`` from the start to the end, and replaces only what is missing, an
-/// empty folder or a bundle (``OutputFile/checkFolder(_:inputs:what:isOwn:)``).
+/// empty folder or a folder that holds a bundle and nothing else
+/// (``OutputFile/checkFolder(_:inputs:what:isOwn:)``, ``OutputFile/holdsOnlyABundle(_:)``).
 final class BundleWriter {
     let destination: URL
     let staging: URL
     private var committed = false
     private let lock: TreeLock
 
-    /// Takes the output folder's lock, checks the destination (not an input, not inside one, not
-    /// holding one; missing, empty or a bundle), and prepares `Output/.staging-<name>-<pid>/objects`.
-    /// Fails, having written nothing but the output folder itself, when any of that does not hold.
-    init(outputRoot: URL, name: String, inputs: [URL], waiting: (() -> Void)? = nil) throws {
+    /// Resolves the output folder once (``OutputFile/resolve(_:followingLast:)``), takes its lock,
+    /// checks the destination (not an input, not inside one, not holding one; missing, empty or a
+    /// bundle and nothing else), and prepares `Output/.staging-<name>-<pid>/objects`. Fails, having
+    /// written nothing but the output folder itself, when any of that does not hold.
+    init(outputRoot given: URL, name: String, inputs: [URL], waiting: (() -> Void)? = nil) throws {
         let fm = FileManager.default
+        let outputRoot = try OutputFile.resolve(given.path, followingLast: true)
         destination = outputRoot.appendingPathComponent(name)
         staging = outputRoot.appendingPathComponent(".staging-\(name)-\(getpid())")
         do { lock = try TreeLock(outputRoot, waiting: waiting) } catch let error as TreeLockError { throw error } catch {
             throw BuildError.outputNotWritable(path: outputRoot.path, reason: Self.reason(error))
         }
         try OutputFile.checkFolder(
-            destination, inputs: inputs, what: "an empty folder or a bundle splashgen wrote (its manifest.json)", isOwn: OutputFile.holdsBundle)
+            destination, inputs: inputs, what: "an empty folder or a bundle splashgen wrote (manifest.json, manifest.sig and objects/, nothing else)",
+            isOwn: OutputFile.holdsOnlyABundle)
         do {
             Self.removeAbandonedStaging(in: outputRoot, name: name)
             try? fm.removeItem(at: staging)

@@ -31,8 +31,9 @@ package struct Season: Equatable, Sendable {
     }
 
     /// What stops these campaigns from sharing one bundle, each at the later campaign's file: another
-    /// app, a name used twice, two campaigns of one priority whose windows overlap (which one shows
-    /// would be a matter of order), or another marker (it is the app's storyboard's, one for all).
+    /// app, a name used twice, two campaigns of one priority whose windows and app-version ranges
+    /// both overlap (which one shows would be a matter of order; campaigns no app version can both
+    /// hold never compete), or another marker (it is the app's storyboard's, one for all).
     package var problems: [Diagnostic] {
         var found: [Diagnostic] = []
         for (index, campaign) in campaigns.enumerated() {
@@ -57,7 +58,9 @@ package struct Season: Equatable, Sendable {
                         Diagnostic(
                             campaign.nameSource,
                             "the name \(campaign.name) is already used by \(earlier.nameSource.file); each campaign in a bundle needs its own name"))
-                } else if earlier.priority == campaign.priority, earlier.schedule.overlaps(campaign.schedule) {
+                } else if earlier.priority == campaign.priority, earlier.schedule.overlaps(campaign.schedule),
+                    Self.versionsOverlap(earlier.app, campaign.app)
+                {
                     found.append(
                         Diagnostic(
                             campaign.scheduleSource,
@@ -67,6 +70,16 @@ package struct Season: Equatable, Sendable {
             }
         }
         return found
+    }
+
+    /// Whether some app version lies in both campaigns' ranges (`min_version`…`max_version`, each
+    /// inclusive, a missing bound open).
+    static func versionsOverlap(_ a: Manifest.App, _ b: Manifest.App) -> Bool {
+        func below(_ max: String?, _ min: String?) -> Bool {
+            guard let max, let min else { return false }
+            return VersionNumber(max) < VersionNumber(min)
+        }
+        return !below(a.maxVersion, b.minVersion) && !below(b.maxVersion, a.minVersion)
     }
 
     private static func describe(_ marker: Campaign.Marker) -> String {

@@ -15,16 +15,17 @@ package enum PreviewPage {
     /// The largest single-file page written: mail services take attachments of 20–25 MB.
     package static let inlineLimit = 20_000_000
 
-    /// Writes the page for `sheet` (drawn with `pointImages`) as `page`, an `.html` file: a page and
+    /// Writes the page for `sheet` (drawn with `pointImages`) at `output` (resolved and checked once by
+    /// ``OutputFile/check(_:example:inputs:)``), an `.html` file: a page and
     /// its image folder, or (`inline`) one file with its images inside it, for mailing, when that
     /// stays within ``inlineLimit``. The folder's images go into a new folder first; the page is then
     /// replaced in one rename, so at every instant the page on disk names a complete folder; only
     /// then are the folders of earlier writings of this page removed. Nothing else beside the page
     /// is touched.
-    package static func write(_ sheet: ContactSheet.Sheet, to page: URL, inputs: [URL] = [], inline: Bool = false) throws {
+    package static func write(_ sheet: ContactSheet.Sheet, to output: URL, inputs: [URL] = [], inline: Bool = false) throws {
         guard sheet.pointImages.count == sheet.tiles.count else { throw PreviewPageError.noPointImages }
         let fileManager = FileManager.default
-        try OutputFile.check(page, example: "index.html", inputs: inputs)
+        let page = try OutputFile.check(output, example: "index.html", inputs: inputs)
         let folder = page.deletingLastPathComponent()
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
         let prefix = assetsFolder(of: page)

@@ -25,15 +25,18 @@ package enum BundleArchive {
     /// Every archive entry carries this date, so archives are byte-for-byte reproducible.
     static let entryDate = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z
 
-    /// Writes `contents` as a ZIP at `url` (through a temporary sibling, so no half archive is left).
-    /// Entries: `manifest.json`, `manifest.sig`, then `objects/…` in name order, deflated.
-    package static func write(_ contents: Contents, to url: URL, inputs: [URL] = []) throws {
-        try OutputFile.check(url, example: "bundle.zip", inputs: inputs)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
-        try? FileManager.default.removeItem(at: partial)
+    /// Writes `contents` as a ZIP at `url`, resolved and checked once (``OutputFile/check(_:example:inputs:)``),
+    /// through a partial file of a name only this writing makes (`.<name>.splashgen-<UUID>.partial`,
+    /// created only when nothing is there), renamed over the archive: no half archive is left, and
+    /// no file this writing did not create is removed. Entries: `manifest.json`, `manifest.sig`,
+    /// then `objects/…` in name order, deflated. Returns the path written.
+    @discardableResult
+    package static func write(_ contents: Contents, to url: URL, inputs: [URL] = []) throws -> URL {
+        let target = try OutputFile.check(url, example: "bundle.zip", inputs: inputs)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).splashgen-\(UUID().uuidString).partial")
+        let archive = try Archive(url: partial, accessMode: .create)  // refuses a file already there
         defer { try? FileManager.default.removeItem(at: partial) }
-        let archive = try Archive(url: partial, accessMode: .create)
         var entries: [(String, Data)] = [("manifest.json", contents.manifest)]
         if let signature = contents.signature { entries.append((BundleSignature.fileName, Data(signature.utf8))) }
         entries += contents.objects.keys.sorted().map { ("objects/" + $0, contents.objects[$0]!) }
@@ -45,9 +48,10 @@ package enum BundleArchive {
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
-        guard rename(partial.path, url.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+        guard rename(partial.path, target.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
         }
+        return target
     }
 
     /// Reads an archive that may have been made to attack its reader. Before any byte is kept, every

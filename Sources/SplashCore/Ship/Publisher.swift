@@ -15,7 +15,7 @@ import SplashFormatWriting
 /// phone never reads a manifest that names an object not yet there; objects of earlier
 /// publications stay, for phones that still hold those manifests.
 package enum Publisher {
-    /// Publishes `bundle` (a folder or archive, every object verified) into the tree at `output`,
+    /// Publishes `bundle` (a folder or archive, every object verified) into the tree at `tree`,
     /// signed with a private key file's text, with serial `serial`, or by default the larger of one
     /// more than the tree holds and `clock` (by default ``clockSerial(environment:now:)``).
     ///
@@ -29,11 +29,17 @@ package enum Publisher {
     /// The tree is locked (``TreeLock``) from before its serial is read to the last write, so two
     /// publications into one tree at once take turns (`waiting` is called when this one waits) and
     /// the second takes a greater serial than the first.
+    ///
+    /// The tree's path is resolved once (``OutputFile/resolve(_:followingLast:)``) and no link inside
+    /// it is followed; every name it would write is checked before the first write, and one that is
+    /// a link, or holds what publish did not write (a slice's name not signed with this key for this
+    /// app, a folder where a file goes), refuses the whole publication with nothing written.
     package static func publish(
-        bundle: URL, to output: URL, privateKey: String, serial requested: Int? = nil, clock: Int? = nil,
+        bundle: URL, to tree: URL, privateKey: String, serial requested: Int? = nil, clock: Int? = nil,
         waiting: (() -> Void)? = nil
     ) throws -> PublishReport {
         let clock = try clock ?? clockSerial()
+        let output = try OutputFile.resolve(tree.path, followingLast: true)
         let files = try BundleFiles(bundle)
         var manifest = try Manifest.decode(from: files.manifest)
         try refuseBundleFolders(at: output)
@@ -47,6 +53,11 @@ package enum Publisher {
         guard held < Int.max else { throw PublishError.serialNotGreater(requested: held, held: held) }
         let serial = requested ?? max(held + 1, clock)
         manifest.serial = serial
+        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
+        let ownKey = try BundleSignature.publicKey(ofPrivateKey: privateKey)
+        try refuseWhatItDidNotWrite(
+            in: output, objects: Set(manifest.campaigns.flatMap(\.snapshots).map(\.object)), slices: sizes.map(\.slicePath), app: manifest.app.bundleID,
+            key: ownKey)
 
         let fm = FileManager.default
         let objects = output.appendingPathComponent("objects")
@@ -100,7 +111,6 @@ package enum Publisher {
         do { try fm.createDirectory(at: screensFolder, withIntermediateDirectories: true) } catch {
             throw PublishError.notWritable(screensFolder.path, BundleWriter.reason(error))
         }
-        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
         for size in sizes.sorted(by: { ($0.width, $0.height) < ($1.width, $1.height) }) {
             let path = size.slicePath
             let slice = try ScreenSlice.pixels(width: size.width, height: size.height).apply(to: manifest)
@@ -109,7 +119,6 @@ package enum Publisher {
             report.screens += 1
         }
         let served = Set(sizes.map(\.slicePath))
-        let ownKey = try BundleSignature.publicKey(ofPrivateKey: privateKey)
         for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted() where !served.contains("screens/" + entry) {
             guard let screen = ownSlice(entry, in: screensFolder, app: manifest.app.bundleID, key: ownKey) else { continue }
             var withdrawn = manifest
@@ -239,6 +248,10 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
     case notWritable(String, String)
     /// The tree is a bundle folder, or inside one.
     case insideBundle(tree: String, bundle: String)
+    /// A name publish writes in the tree is a symbolic link (publish follows none inside its tree).
+    case linkInTree(String)
+    /// A name publish writes in the tree holds what publish did not write (`found` says what).
+    case notWrittenByPublish(String, found: String)
     /// `SOURCE_DATE_EPOCH` is set, but empty or not a positive whole number of seconds.
     case badSourceDateEpoch(String)
 
@@ -253,6 +266,11 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
             return tree == bundle
                 ? "\(tree) is a bundle folder (its manifest has no serial); publish into a folder of its own"
                 : "\(tree) is inside the bundle folder \(bundle); publish into a folder of its own"
+        case .linkInTree(let path):
+            return
+                "\(path) is a symbolic link inside the tree; publish follows no link in its tree (put the folder or file itself there, or publish into another tree)"
+        case .notWrittenByPublish(let path, let found):
+            return "\(path) is \(found), which publish did not write; refusing to replace it (move it away, or publish into another tree)"
         case .badSourceDateEpoch(let text):
             return (text.isEmpty ? "SOURCE_DATE_EPOCH is set but empty" : "SOURCE_DATE_EPOCH is \"\(text)\", not a whole number of seconds since 1970")
                 + "; the serial must be the commit's time (git log -1 --format=%ct), or unset SOURCE_DATE_EPOCH to publish at the clock's time"

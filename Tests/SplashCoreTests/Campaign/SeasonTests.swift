@@ -54,6 +54,25 @@ import Testing
         do { _ = try loader.load(files("sale-a.yaml", "sale-b.yaml"), name: "x") } catch { #expect(error.description == message) }
     }
 
+    /// D11 (issue 36): two own screens of one priority, one for app versions up to 5.9 and one from
+    /// 6.0, can never both hold for an app version, so they never overlap; ranges that share 5.5…5.9 do.
+    @Test func campaignsWhoseVersionRangesCannotBothHoldNeverOverlap() throws {
+        var own5 = try loader.load(files("own.yaml"), name: "x").campaigns[0]
+        own5.ownScreen = true
+        own5.app.maxVersion = "5.9"
+        var own6 = own5
+        own6.name = "own6"
+        own6.app.minVersion = "6.0"
+        own6.app.maxVersion = nil
+        #expect(own5.schedule.overlaps(own6.schedule) && own5.priority == own6.priority)
+        #expect(Season(name: "x", campaigns: [own5, own6]).problems == [])
+        own6.app.minVersion = "5.5"
+        #expect(
+            Season(name: "x", campaigns: [own5, own6]).problems.map(\.message) == [
+                "own6 and own (own.yaml:\(own5.scheduleSource.line)) overlap with the same priority \(own5.priority); give the one that should show a higher priority"
+            ])
+    }
+
     @Test func aSeasonFileNamesItsOwnProblemsAtTheirPlace() {
         do {
             _ = try loader.load(contentsOf: seasonFile("broken.yaml"), displayPath: "broken.yaml")
