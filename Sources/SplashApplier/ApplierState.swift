@@ -62,9 +62,12 @@ package struct ApplierState: Codable {
         /// (``ReplacementFraming``); nil while it holds the original, or when a rebuilt record
         /// cannot tell.
         package var object: String? = nil
+        /// The campaign whose snapshot `object` is, as the plan chose it (the highest-priority one in
+        /// force with this file's snapshot): what the report says the file shows.
+        package var campaign: String? = nil
         /// The original is the OS's black render, told against the app's own screen when it was
         /// backed up (``BlackRender``): it is never put back.
-        var blackRender: Bool? = nil
+        package var blackRender: Bool? = nil
         /// Set while the file is being changed to this hash; the next run reads the file to learn
         /// which of the two it holds, should the applier have been killed in between.
         package var pending: String? = nil

@@ -34,16 +34,19 @@ extension Manifest {
     /// black render is told by, and what goes where one would come back.
     package var ownScreenCampaign: Campaign? { campaigns.first { $0.ownScreen == true } }
 
-    /// The campaign shown at `date` to app version `version`: of those in force, the highest
-    /// priority (the first listed among equals, which a build refuses when their windows overlap);
-    /// nil when none is in force, and the originals are shown.
+    /// The campaign that outranks every other at `date` for app version `version`: of those in
+    /// force, the highest priority (the first listed among equals, which a build refuses when their
+    /// windows overlap); nil when none is in force, and the originals are shown.
     package func campaign(inForceAt date: Date, appVersion version: String?) -> Campaign? {
-        var best: Campaign?
-        for campaign in campaigns(forAppVersion: version) where campaign.schedule.contains(date) {
-            if let shown = best, campaign.priority <= shown.priority { continue }
-            best = campaign
-        }
-        return best
+        campaigns(inForceAt: date, appVersion: version).first
+    }
+
+    /// Every campaign in force at `date` for app version `version`, highest priority first (the
+    /// first listed first among equals): a file shows the first of them with a snapshot of its
+    /// screen, orientation and appearance (``campaign(inForceAt:appVersion:)`` is the first).
+    package func campaigns(inForceAt date: Date, appVersion version: String?) -> [Campaign] {
+        campaigns(forAppVersion: version).enumerated().filter { $0.element.schedule.contains(date) }
+            .sorted { ($0.element.priority, $1.offset) > ($1.element.priority, $0.offset) }.map(\.element)
     }
 
     /// The next instant after `date` at which what is shown may change: the nearest start or end of
