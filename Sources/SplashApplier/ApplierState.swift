@@ -152,13 +152,29 @@ package struct ApplierState: Codable {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0") && name.utf8.count <= 255
     }
 
+    /// The state file's bytes, never more than ``ReadLimits/stateBytes`` (what ``load(_:)`` reads
+    /// back): at most ``CacheSurvey/mostSnapshots`` records fit many times over; when the lists a
+    /// run may drop (the objects checked whole, the campaigns not shown) would pass it, they go, and
+    /// the next run decodes objects again.
     package func encoded() throws(ApplierError) -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do { return try encoder.encode(self) } catch {
-            throw .fileSystem(FileSystemError(.write, path: "state.json", underlying: "cannot encode the state: \(error)"))
+        func encode(_ state: ApplierState) throws(ApplierError) -> Data {
+            do { return try encoder.encode(state) } catch {
+                throw .fileSystem(FileSystemError(.write, path: "state.json", underlying: "cannot encode the state: \(error)"))
+            }
         }
+        let whole = try encode(self)
+        guard whole.count > ReadLimits.stateBytes else { return whole }
+        var lean = self
+        (lean.verified, lean.notShown) = (nil, nil)
+        let data = try encode(lean)
+        guard data.count <= ReadLimits.stateBytes else {
+            throw .fileSystem(
+                FileSystemError(.write, path: "state.json", underlying: "the state is \(data.count) bytes, more than the \(ReadLimits.stateBytes) read back"))
+        }
+        return data
     }
 
     /// Makes one from every stored property (the memberwise initializer, which is never `package`).

@@ -128,6 +128,17 @@ public struct SnapshotApplier: Sendable {
         defer { withExtendedLifetime(lock) {} }
         var survey = try CacheSurvey(paths: paths)
         if mode != .status { try removePartials(&survey) }
+        if survey.names.count > CacheSurvey.mostSnapshots {
+            // Not the OS's cache: what a run reads, and the state records, stay bounded.
+            return ApplyReport(
+                folder: paths.folder, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [],
+                problems: [
+                    .init(
+                        .tooManySnapshots,
+                        "the launch folder holds \(survey.names.count) snapshot files, more than the \(CacheSurvey.mostSnapshots) an app's launch cache ever holds: nothing is read, changed or recorded; delete the folder for iOS to render it again"
+                    )
+                ])
+        }
         // 3.
         if mode == .apply, survey.folderExists, !survey.editingFolderExists, !survey.clearingFolderExists, let saved = survey.saved,
             saved.isSettled(for: key(survey.names), manifestStamp: target.stamp, at: now)
