@@ -62,9 +62,12 @@ package struct ApplierState: Codable {
         /// (``ReplacementFraming``); nil while it holds the original, or when a rebuilt record
         /// cannot tell.
         package var object: String? = nil
+        /// The campaign whose snapshot `object` is, as the plan chose it (the highest-priority one in
+        /// force with this file's snapshot): what the report says the file shows.
+        package var campaign: String? = nil
         /// The original is the OS's black render, told against the app's own screen when it was
         /// backed up (``BlackRender``): it is never put back.
-        var blackRender: Bool? = nil
+        package var blackRender: Bool? = nil
         /// Set while the file is being changed to this hash; the next run reads the file to learn
         /// which of the two it holds, should the applier have been killed in between.
         package var pending: String? = nil
@@ -149,13 +152,29 @@ package struct ApplierState: Codable {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0") && name.utf8.count <= 255
     }
 
+    /// The state file's bytes, never more than ``ReadLimits/stateBytes`` (what ``load(_:)`` reads
+    /// back): at most ``CacheSurvey/mostSnapshots`` records fit many times over; when the lists a
+    /// run may drop (the objects checked whole, the campaigns not shown) would pass it, they go, and
+    /// the next run decodes objects again.
     package func encoded() throws(ApplierError) -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do { return try encoder.encode(self) } catch {
-            throw .fileSystem(FileSystemError(.write, path: "state.json", underlying: "cannot encode the state: \(error)"))
+        func encode(_ state: ApplierState) throws(ApplierError) -> Data {
+            do { return try encoder.encode(state) } catch {
+                throw .fileSystem(FileSystemError(.write, path: "state.json", underlying: "cannot encode the state: \(error)"))
+            }
         }
+        let whole = try encode(self)
+        guard whole.count > ReadLimits.stateBytes else { return whole }
+        var lean = self
+        (lean.verified, lean.notShown) = (nil, nil)
+        let data = try encode(lean)
+        guard data.count <= ReadLimits.stateBytes else {
+            throw .fileSystem(
+                FileSystemError(.write, path: "state.json", underlying: "the state is \(data.count) bytes, more than the \(ReadLimits.stateBytes) read back"))
+        }
+        return data
     }
 
     /// Makes one from every stored property (the memberwise initializer, which is never `package`).

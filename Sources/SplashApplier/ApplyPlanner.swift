@@ -28,8 +28,15 @@ package struct ApplyPlan {
     package var problems: [ApplyReport.Problem] = []
     /// Whether the cache was rendered anew since the last run.
     var regenerated = false
-    /// The screens (and appearances) the campaign in force lacks, once each.
+    /// The screens (and appearances) each campaign in force lacks where it would be shown, once each.
     package var notShown: [ApplyReport.NotShown] = []
+
+    /// What the report says of campaigns not shown: the plan's, then `others` (``ApplyPlanner/notShown(_:inForce:at:appVersion:)``)
+    /// but for a campaign outranked that some file shows all the same (the only one with its snapshot).
+    package func notShown(besides others: [ApplyReport.NotShown]) -> [ApplyReport.NotShown] {
+        let shown = Set(state.files.values.compactMap { $0.current == $0.original ? nil : $0.campaign })
+        return notShown + others.filter { $0.reason != .outranked || !shown.contains($0.campaign) }
+    }
 
     /// One file's change.
     package struct Change {
@@ -44,17 +51,20 @@ package struct ApplyPlan {
         package var framing: ReplacementFraming?
         /// The file is removed, so that iOS renders it again at the next launch: a black render with
         /// nothing to put in its place. `target` is then the hash it holds now.
-        var remove = false
+        package var remove = false
     }
 }
 
 /// Decides the plan from a survey's records, the campaign in force and the bundle. It writes nothing.
 package enum ApplyPlanner {
-    /// The plan for records `state` (already rekeyed and with pending marks resolved). `original`
-    /// gives a file's original bytes, checked against its record (nil when they are nowhere to be
-    /// read whole): a replacement takes the original's container (``ReplacementFraming``).
+    /// The plan for records `state` (already rekeyed and with pending marks resolved) with `campaigns`
+    /// in force, highest priority first (``Manifest/campaigns(inForceAt:appVersion:)``). Each file
+    /// shows the first of them with a snapshot of its screen, orientation and appearance; one ranked
+    /// above it that lacks the snapshot hides nothing and is named in ``ApplyPlan/notShown``.
+    /// `original` gives a file's original bytes, checked against its record (nil when they are
+    /// nowhere to be read whole): a replacement takes the original's container (``ReplacementFraming``).
     package static func plan(
-        _ state: ApplierState, campaign: Manifest.Campaign?, bundle: SnapshotBundle?,
+        _ state: ApplierState, campaigns: [Manifest.Campaign], bundle: SnapshotBundle?,
         restoring: Bool, verifyingBytes: Bool = false, screenScale: Int? = nil, original: (String) -> Data?
     ) throws(ApplierError) -> ApplyPlan {
         var plan = ApplyPlan(state: state)
@@ -67,15 +77,17 @@ package enum ApplyPlanner {
             if record.decidedBy == .luminance, let guessed = record.appearance {
                 plan.problems.append(.init(.appearanceGuessed, file: name, "appearance \(guessed.rawValue) is a luminance guess: the marker did not decide"))
             }
-            if let campaign, let bundle, !restoring {
-                if let appearance = record.appearance {
-                    let size = ScreenSize(width: record.width, height: record.height)
-                    if let snapshot = Self.snapshot(of: record, in: campaign) {
+            if !campaigns.isEmpty, let bundle, !restoring {
+                if record.appearance != nil {
+                    let shown = campaigns.first { Self.snapshot(of: record, in: $0) != nil }
+                    Self.noteMissing(name, record: record, above: shown, in: campaigns, screenScale: screenScale, plan: &plan)
+                    if let shown, let snapshot = Self.snapshot(of: record, in: shown) {
                         // A file recording one pixel more than its screen stands for the screen's size.
                         (record.width, record.height) = (snapshot.pixels.width, snapshot.pixels.height)
                         if record.object == snapshot.object, record.current != record.original {
                             // Already showing it, in its original's container.
                             target = record.current
+                            record.campaign = shown.id
                         } else {
                             switch Self.framing(of: name, original: original, record: record, plan: &plan) {
                             case .framed(let framing):
@@ -94,6 +106,7 @@ package enum ApplyPlanner {
                                 }
                                 target = snapshot.object
                                 chosen[name] = (snapshot, framing)
+                                record.campaign = shown.id
                             case .originalUnreadable:
                                 target = record.current
                             case .unsupported:
@@ -101,27 +114,6 @@ package enum ApplyPlanner {
                                 target = record.original
                             }
                         }
-                    } else {
-                        let screen = ApplyReport.Screen(width: record.width, height: record.height, scale: screenScale)
-                        let turned = ScreenSize(width: size.height, height: size.width)
-                        let why: ApplyReport.NotShown
-                        if campaign.snapshots.contains(where: { $0.pixels.isScreen(ofRecorded: size) }) {
-                            why = .init(
-                                campaign.id, .appearanceMissing,
-                                "no \(appearance.rawValue) snapshot of \(screen), \(record.orientation.rawValue): those files show the original")
-                        } else if campaign.snapshots.contains(where: { $0.pixels.isScreen(ofRecorded: turned) }) {
-                            why = .init(
-                                campaign.id, .orientationMissing, "no \(record.orientation.rawValue) snapshot of \(screen): those files show the original")
-                        } else {
-                            why = .init(campaign.id, .screenMissing, "no snapshot of \(screen): its files show the original")
-                        }
-                        if !plan.notShown.contains(why) { plan.notShown.append(why) }
-                        plan.notes[name] = "\(campaign.id) has no \(appearance.rawValue) snapshot of \(record.width)x\(record.height)"
-                        plan.problems.append(
-                            .init(
-                                .missingSnapshot, file: name,
-                                "\(campaign.id) has no \(appearance.rawValue) snapshot of this screen, \(screen): add the screen to the campaign (a device in devices:, or a catalogue: entry) and build again",
-                                screen: screen))
                     }
                 } else {
                     let code: ApplyReport.Problem.Code = record.decidedBy == .undecodable ? .undecodable : .appearanceUnknown
@@ -142,7 +134,11 @@ package enum ApplyPlanner {
                 }
                 target = own
             }
-            guard target != record.current else { continue }
+            if target == record.original { record.campaign = nil }
+            guard target != record.current else {
+                plan.state.files[name]?.campaign = record.campaign
+                continue
+            }
             let replacement = target == record.original ? nil : chosen[name]
             plan.changes.append(ApplyPlan.Change(name: name, target: target, snapshot: replacement?.snapshot, framing: replacement?.framing))
             record.current = target
@@ -150,6 +146,57 @@ package enum ApplyPlanner {
             plan.state.files[name] = record
         }
         return plan
+    }
+
+    /// ``plan(_:campaigns:bundle:restoring:verifyingBytes:screenScale:original:)`` with at most one
+    /// campaign in force.
+    package static func plan(
+        _ state: ApplierState, campaign: Manifest.Campaign?, bundle: SnapshotBundle?,
+        restoring: Bool, verifyingBytes: Bool = false, screenScale: Int? = nil, original: (String) -> Data?
+    ) throws(ApplierError) -> ApplyPlan {
+        try plan(
+            state, campaigns: campaign.map { [$0] } ?? [], bundle: bundle, restoring: restoring, verifyingBytes: verifyingBytes,
+            screenScale: screenScale, original: original)
+    }
+
+    /// Names each campaign in force ranked above `shown` (every one, when no campaign has the file's
+    /// snapshot) that lacks the snapshot of file `name`: why, in ``ApplyPlan/notShown``, and what the
+    /// file shows instead. Only when none has it is it a problem (`missing-snapshot`): the file shows
+    /// its original, and the fix is to add the screen to the campaign meant to show there.
+    private static func noteMissing(
+        _ name: String, record: ApplierState.FileRecord, above shown: Manifest.Campaign?, in campaigns: [Manifest.Campaign], screenScale: Int?,
+        plan: inout ApplyPlan
+    ) {
+        guard let appearance = record.appearance else { return }
+        let size = ScreenSize(width: record.width, height: record.height)
+        let screen = ApplyReport.Screen(width: record.width, height: record.height, scale: screenScale)
+        let turned = ScreenSize(width: size.height, height: size.width)
+        let instead = shown.map { "\($0.id) (priority \($0.priority))" } ?? "the original"
+        let lacking = campaigns.prefix { $0.id != shown?.id }
+        for campaign in lacking {
+            let why: ApplyReport.NotShown
+            if campaign.snapshots.contains(where: { $0.pixels.isScreen(ofRecorded: size) }) {
+                why = .init(
+                    campaign.id, .appearanceMissing,
+                    "no \(appearance.rawValue) snapshot of \(screen), \(record.orientation.rawValue): those files show \(instead)")
+            } else if campaign.snapshots.contains(where: { $0.pixels.isScreen(ofRecorded: turned) }) {
+                why = .init(campaign.id, .orientationMissing, "no \(record.orientation.rawValue) snapshot of \(screen): those files show \(instead)")
+            } else {
+                why = .init(campaign.id, .screenMissing, "no snapshot of \(screen): its files show \(instead)")
+            }
+            if !plan.notShown.contains(why) { plan.notShown.append(why) }
+        }
+        guard shown == nil else { return }
+        let one = lacking.count == 1 ? lacking.first : nil
+        let who =
+            one.map { "\($0.id) has no \(appearance.rawValue) snapshot" }
+            ?? "no campaign in force (\(lacking.map(\.id).joined(separator: ", "))) has a \(appearance.rawValue) snapshot"
+        let fix = one == nil ? "add the screen to the campaign meant to show on it" : "add the screen to the campaign"
+        plan.notes[name] = "\(who) of \(record.width)x\(record.height)"
+        plan.problems.append(
+            .init(
+                .missingSnapshot, file: name, "\(who) of this screen, \(screen): \(fix) (a device in devices:, or a catalogue: entry) and build again",
+                screen: screen))
     }
 
     /// The snapshot of `campaign` for the file `record` describes: its screen (a file recording one

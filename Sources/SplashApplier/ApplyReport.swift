@@ -87,6 +87,9 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             /// `restore` with no records to trust and no bundle: the cached files cannot be told from a
             /// campaign's pictures; nothing is recorded or changed.
             case cannotTellOriginals = "cannot-tell-originals"
+            /// The launch folder holds more snapshot files than 256 (the most an app's launch cache holds): not
+            /// the OS's cache as it renders it; nothing is read, changed or recorded.
+            case tooManySnapshots = "too-many-snapshots"
 
             /// Whether the cache does not hold what this run should have put there.
             public var leavesWorkUndone: Bool {

@@ -52,6 +52,13 @@ package struct CacheSurvey {
         partials = entries.map(\.name).filter { $0.hasSuffix(ApplierFileSystemPartial.suffix) }.sorted()
     }
 
+    /// The most launch snapshot files the applier works on in one folder. iOS writes one per
+    /// orientation and appearance of each size it caches (docs/ios-launch-cache.md §1), 1 to 4 on an
+    /// iPhone and a few sizes more on an iPad; a folder holding more is not the OS's cache as it
+    /// renders it, and is left as it is (`too-many-snapshots`). With it the state holds at most this
+    /// many records, far below ``ReadLimits/stateBytes``, and a run reads at most this many files.
+    package static let mostSnapshots = 256
+
     /// Whether the applier can work on a file of this name: its temporary sibling (the name and
     /// ``ApplierFileSystemPartial/suffix``) fits the file systems' 255-byte name limit.
     static func handles(_ name: String) -> Bool {

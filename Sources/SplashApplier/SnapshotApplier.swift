@@ -128,6 +128,17 @@ public struct SnapshotApplier: Sendable {
         defer { withExtendedLifetime(lock) {} }
         var survey = try CacheSurvey(paths: paths)
         if mode != .status { try removePartials(&survey) }
+        if survey.names.count > CacheSurvey.mostSnapshots {
+            // Not the OS's cache: what a run reads, and the state records, stay bounded.
+            return ApplyReport(
+                folder: paths.folder, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [],
+                problems: [
+                    .init(
+                        .tooManySnapshots,
+                        "the launch folder holds \(survey.names.count) snapshot files, more than the \(CacheSurvey.mostSnapshots) an app's launch cache ever holds: nothing is read, changed or recorded; delete the folder for iOS to render it again"
+                    )
+                ])
+        }
         // 3.
         if mode == .apply, survey.folderExists, !survey.editingFolderExists, !survey.clearingFolderExists, let saved = survey.saved,
             saved.isSettled(for: key(survey.names), manifestStamp: target.stamp, at: now)
@@ -175,7 +186,7 @@ public struct SnapshotApplier: Sendable {
             found.clearFolder
             ? ApplyPlan(state: found.state, clearFolder: true)
             : try ApplyPlanner.plan(
-                found.state, campaign: wish.campaign, bundle: try target.open(), restoring: wish.restoring,
+                found.state, campaigns: wish.campaigns, bundle: try target.open(), restoring: wish.restoring,
                 verifyingBytes: mode == .status, screenScale: screenScale,
                 original: { name in Self.original(of: name, in: found, paths: paths) })
         plan.backups = found.backups
@@ -190,7 +201,7 @@ public struct SnapshotApplier: Sendable {
             return report(
                 plan.state, campaign: wish.campaign?.id, nextChange: wish.nextChange, manifest: wish.manifest, regenerated: plan.regenerated,
                 noOp: plan.changes.isEmpty && !plan.regenerated && !plan.clearFolder, actions: actions, notes: plan.notes, problems: problems,
-                notShown: plan.notShown + wish.notShown, removed: removed)
+                notShown: plan.notShown(besides: wish.notShown), removed: removed)
         }
         // 7.
         return try carryOut(plan, found: found, survey: survey, target: &target, wish: wish, at: now, problems: problems, removed: removed)
@@ -227,7 +238,9 @@ public struct SnapshotApplier: Sendable {
     /// What step 4 finds the bundle wants now.
     private struct Wish {
         var manifest: Manifest?
-        var campaign: Manifest.Campaign?
+        /// The campaigns in force, highest priority first: each file shows the first with its snapshot.
+        var campaigns: [Manifest.Campaign] = []
+        var campaign: Manifest.Campaign? { campaigns.first }
         var nextChange: Date?
         var notShown: [ApplyReport.NotShown]
         var restoring: Bool
@@ -242,10 +255,10 @@ public struct SnapshotApplier: Sendable {
             throw .badBundle(.otherApp(expected: paths.bundleID, found: manifest.app.bundleID))
         }
         guard !restoring, let manifest else { return Wish(manifest: manifest, notShown: [], restoring: restoring) }
-        let campaign = manifest.campaign(inForceAt: now, appVersion: appVersion)
+        let campaigns = manifest.campaigns(inForceAt: now, appVersion: appVersion)
         return Wish(
-            manifest: manifest, campaign: campaign, nextChange: manifest.nextChange(after: now, appVersion: appVersion),
-            notShown: ApplyPlanner.notShown(manifest, inForce: campaign, at: now, appVersion: appVersion), restoring: false)
+            manifest: manifest, campaigns: campaigns, nextChange: manifest.nextChange(after: now, appVersion: appVersion),
+            notShown: ApplyPlanner.notShown(manifest, inForce: campaigns.first, at: now, appVersion: appVersion), restoring: false)
     }
 
     /// What the survey found wrong: a state that was not trusted, names too long to write beside.
@@ -280,7 +293,7 @@ public struct SnapshotApplier: Sendable {
             settled.nextChange = plan.clearFolder ? nil : wish.nextChange
             // A restore did not carry out the manifest's wish: the next apply must not find it settled.
             settled.manifestStamp = plan.clearFolder || wish.restoring ? nil : stamp
-            settled.notShown = plan.clearFolder || wish.restoring ? nil : plan.notShown + wish.notShown
+            settled.notShown = plan.clearFolder || wish.restoring ? nil : plan.notShown(besides: wish.notShown)
             // What this run checked whole (or found checked), the objects it staged included, as far
             // as the manifest in use names them: a later swap to them need not decode them again.
             let checked = verified.union(plan.changes.compactMap(\.snapshot?.object))
@@ -306,7 +319,7 @@ public struct SnapshotApplier: Sendable {
         }
         return report(
             final, campaign: wish.campaign?.id, nextChange: wish.nextChange, manifest: wish.manifest, regenerated: plan.regenerated,
-            noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown + wish.notShown,
+            noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown(besides: wish.notShown),
             removed: removed.filter { final.files[$0.key] == nil })
     }
 
@@ -557,7 +570,7 @@ public struct SnapshotApplier: Sendable {
                 ? "nothing (removed: iOS renders it again)"
                 : record.current == record.original
                     ? "original"
-                    : (holders.first { $0.id == campaign }?.id ?? holders.first?.id ?? state.campaign ?? "replacement")
+                    : (record.campaign ?? holders.first { $0.id == campaign }?.id ?? holders.first?.id ?? state.campaign ?? "replacement")
             return ApplyReport.File(
                 name: name, width: record.width, height: record.height, orientation: record.orientation,
                 appearance: record.appearance, decidedBy: record.decidedBy,

@@ -242,8 +242,10 @@ package enum RawLayout: String, CaseIterable, Sendable {
     /// interleaving (each tile transposed) breaks every seam; row data read as tiles breaks the
     /// seams of both alike. So tiles need one interleaving's seams much cleaner than the other's,
     /// rows clearly less coherent, and no excess of broken seams; rows need rows clearly more
-    /// coherent with no tile grid in them, or both interleavings broken at every seam. A payload
-    /// that reads the same every way is row order.
+    /// coherent with no tile grid in them, or both interleavings (reading differently) broken at
+    /// every seam. A payload that reads the same every way is row order; one whose two Morton
+    /// readings are the same (a picture uniform inside every tile, such as a checkerboard of
+    /// 128-pixel squares) has no seam evidence, and is rows only when rows are clearly more coherent.
     static func decide(among candidates: [RawLayout], width: Int, height: Int, payload: Data) throws(SnapshotFormatError) -> RawLayout {
         guard candidates.count > 1 else { return candidates[0] }
         let readings = candidates.map { $0.rowOrder(payload, width: width, height: height) }
@@ -252,6 +254,10 @@ package enum RawLayout: String, CaseIterable, Sendable {
             candidates.firstIndex(of: layout).map { Evidence(readings[$0], width: width, height: height) }
         }
         guard let x = evidence(.mortonXFirst), let y = evidence(.mortonYFirst) else { return candidates[0] }
+        // Where both interleavings read alike (every tile uniform, or symmetric about its diagonal),
+        // their seams cannot differ: broken seams then show a picture of tiles as well as rows.
+        let morton = candidates.indices.filter { candidates[$0] != .rows }.map { readings[$0] }
+        let interleavingsAgree = morton.count == 2 && morton[0] == morton[1]
         let (tiled, best, other) = y.seamDiffering < x.seamDiffering ? (RawLayout.mortonYFirst, y, x) : (.mortonXFirst, x, y)
         let seamContrast = Double(other.seamDiffering + 8) / Double(best.seamDiffering + 8)
         guard let rows = evidence(.rows) else {
@@ -263,7 +269,7 @@ package enum RawLayout: String, CaseIterable, Sendable {
         let showsTiles = seamContrast >= 1.5 && rowsOverTiles >= 1.25 && best.seamExcess <= 5
         let showsRows =
             (rowsOverTiles <= 1 / 1.1 && rows.seamExcess <= 8)
-            || (seamContrast <= 1.2 && best.seamExcess >= 4 && seamRate >= 0.5 && rows.seamExcess <= 2)
+            || (!interleavingsAgree && seamContrast <= 1.2 && best.seamExcess >= 4 && seamRate >= 0.5 && rows.seamExcess <= 2)
         guard showsTiles != showsRows else { throw .undecidedRawLayout }
         return showsTiles ? tiled : .rows
     }

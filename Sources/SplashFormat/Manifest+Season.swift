@@ -36,19 +36,26 @@ extension Manifest {
     /// render is told by, and what goes where one would come back: an own screen made for another
     /// app version draws another storyboard, and tells nothing of this one's renders.
     package func ownScreen(forAppVersion version: String?) -> Campaign? {
-        Self.highestPriority(campaigns(forAppVersion: version).filter { $0.ownScreen == true })
+        Self.byPriority(campaigns(forAppVersion: version).filter { $0.ownScreen == true }).first
     }
 
-    /// The campaign of the highest priority, the first listed among equals.
-    private static func highestPriority(_ candidates: [Campaign]) -> Campaign? {
-        candidates.reduce(nil) { best, campaign in best.map { campaign.priority > $0.priority ? campaign : $0 } ?? campaign }
+    /// `candidates` highest priority first, the first listed first among equals.
+    private static func byPriority(_ candidates: [Campaign]) -> [Campaign] {
+        candidates.enumerated().sorted { ($0.element.priority, $1.offset) > ($1.element.priority, $0.offset) }.map(\.element)
     }
 
-    /// The campaign shown at `date` to app version `version`: of those in force, the highest
-    /// priority (the first listed among equals, which a build refuses when their windows overlap);
-    /// nil when none is in force, and the originals are shown.
+    /// The campaign that outranks every other at `date` for app version `version`: of those in
+    /// force, the highest priority (the first listed among equals, which a build refuses when their
+    /// windows overlap); nil when none is in force, and the originals are shown.
     package func campaign(inForceAt date: Date, appVersion version: String?) -> Campaign? {
-        Self.highestPriority(campaigns(forAppVersion: version).filter { $0.schedule.contains(date) })
+        campaigns(inForceAt: date, appVersion: version).first
+    }
+
+    /// Every campaign in force at `date` for app version `version`, highest priority first (the
+    /// first listed first among equals): a file shows the first of them with a snapshot of its
+    /// screen, orientation and appearance (``campaign(inForceAt:appVersion:)`` is the first).
+    package func campaigns(inForceAt date: Date, appVersion version: String?) -> [Campaign] {
+        Self.byPriority(campaigns(forAppVersion: version).filter { $0.schedule.contains(date) })
     }
 
     /// The next instant after `date` at which what is shown may change: the nearest start or end of

@@ -4,69 +4,139 @@ import SplashFormat
 import SplashTestSupport
 import Testing
 
-/// `ApplyPlanner.plan` against a small reference model, over every state of one to three files, as
-/// swift-collections checks `Deque` against `Array`: each file is an original, this campaign's
-/// replacement, another campaign's replacement, or of unknown appearance; the campaign has its
-/// snapshot or not; its original is readable or lost; and the run applies a campaign, applies none,
-/// or restores. The model is the rule the planner serves (docs/architecture.md, "The applier"),
-/// written here per file, independently of the planner's code: with no campaign, or restoring,
-/// every file goes back to its original; with one, a file of known appearance takes its snapshot
-/// (written in its original's container, so only where the original can be read), keeps what it
-/// shows when that is already the snapshot, and goes back to its original when the campaign lacks
-/// its screen; a file of unknown appearance is left as it is.
+/// `ApplyPlanner.plan` against a small reference model, over every small state, as swift-collections
+/// checks `Deque` against `Array`. The model is the rule the planner serves (docs/architecture.md,
+/// "The applier", step 10), written here per file, independently of the planner's code:
+///
+/// - with no campaign in force, or restoring, a file goes back to its original;
+/// - with campaigns in force, a file of unknown appearance is left as it is; any other shows the
+///   highest-priority campaign in force with a snapshot of its screen, orientation and appearance
+///   (a higher one lacking it hides nothing), or its original when none has one;
+/// - a snapshot goes in only in the original's container: kept when the file already shows it;
+///   the file left as it is when its original is lost; the original kept when its container cannot
+///   be written again;
+/// - an original that is the OS's black render never comes back: the app's own screen goes there
+///   in the same way, and where it cannot (no such snapshot, an unwritable container) the file is
+///   removed for iOS to render again.
+///
+/// All files share one screen, 8×16 px, in its four variants (portrait and landscape, light and
+/// dark). Two campaigns are in force, `high` (priority 11) over `low` (10), and the bundle also
+/// holds the app's own screen (`own`, not in force) in every variant but landscape dark. Which of
+/// `high` and `low` has each variant runs through every pairing: in bundle `k`, variant `v` is in
+/// neither, `high` only, `low` only or both as `(v + k) % 4` is 0, 1, 2 or 3, so within one bundle
+/// files that share the screen never share what the campaigns have of it.
 @Suite struct ApplyPlannerModelTests {
-    enum Kind: CaseIterable { case original, thisCampaign, otherCampaign, unknown }
-    enum Mode: CaseIterable { case campaign, none, restoring }
+    enum Kind: CaseIterable { case original, showsHigh, showsLow, unknown }
+    /// Where the file's original stands: read whole, lost, or in a container splashgen cannot write
+    /// again (a PNG).
+    enum Original: CaseIterable { case readable, lost, unframable }
+    enum Mode: CaseIterable { case campaigns, none, restoring, status }
+    enum Campaign: String, CaseIterable { case high, low, own }
 
-    /// One file of the state: what it holds, whether the campaign has its snapshot, whether its
-    /// original can be read.
-    struct File {
+    /// One file of the state: what it holds, its variant (an index of `variants`), where its original
+    /// stands, and whether that original is a black render.
+    struct File: CustomStringConvertible {
         var kind: Kind
-        var snapshotPresent: Bool
-        var originalReadable: Bool
+        var variant: Int
+        var original: Original = .readable
+        var black = false
+        var description: String { "\(kind) \(ApplyPlannerModelTests.variants[variant]) \(original)\(black ? " black" : "")" }
     }
 
-    /// File `index`'s screen: a size of its own, so each file's snapshot is there or not alone.
-    static func screen(_ index: Int) -> Manifest.Size { Manifest.Size(width: 400 + 8 * index, height: 800 + 8 * index) }
+    static let variants: [(orientation: Orientation, appearance: Appearance)] = [
+        (.portrait, .light), (.portrait, .dark), (.landscape, .light), (.landscape, .dark),
+    ]
+    static func pixels(_ variant: Int) -> Manifest.Size {
+        variants[variant].orientation == .portrait ? Manifest.Size(width: 8, height: 16) : Manifest.Size(width: 16, height: 8)
+    }
     static func name(_ index: Int) -> String { "file\(index).ktx" }
-    static let other = ApplyPlannerTests.hash("another campaign's object")
 
-    /// The object of file `index`'s snapshot in a bundle whose campaign has it (the bundle helper
-    /// names each object by the hash of bytes that say its screen and appearance).
-    static func object(_ index: Int) -> String {
-        let pixels = screen(index)
-        return sha256Hex(Data("\(pixels.width)x\(pixels.height) portrait light".utf8))
+    /// Whether `campaign` has a snapshot of `variant` in bundle `bundle` (the pairing above).
+    static func has(_ campaign: Campaign, _ variant: Int, in bundle: Int) -> Bool {
+        switch campaign {
+        case .high: return [1, 3].contains((variant + bundle) % 4)
+        case .low: return [2, 3].contains((variant + bundle) % 4)
+        case .own: return variant != 3
+        }
+    }
+
+    /// The object bytes of `campaign`'s snapshot of `variant`: ATX blocks of a byte its own.
+    static func objectBytes(_ campaign: Campaign, _ variant: Int) -> Data {
+        let size = pixels(variant), fill = UInt8(1 + 4 * (Campaign.allCases.firstIndex(of: campaign) ?? 0) + variant)
+        return ATXFile(astc4x4Width: size.width, height: size.height, blocks: Data(repeating: fill, count: size.width * size.height)).serialized()
+    }
+    static func object(_ campaign: Campaign, _ variant: Int) -> String { sha256Hex(objectBytes(campaign, variant)) }
+
+    /// Bundle `index` on disk: `high` and `low` with the variants the pairing gives them, and `own`.
+    static func bundle(_ index: Int) throws -> SnapshotBundle {
+        let root = temporaryFolder("planner-model")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("objects"), withIntermediateDirectories: true)
+        let start = Manifest.Schedule(start: Date(timeIntervalSince1970: 0), end: nil)
+        let campaigns = try Campaign.allCases.map { campaign in
+            let snapshots = try variants.indices.filter { has(campaign, $0, in: index) }.map { variant in
+                let bytes = objectBytes(campaign, variant)
+                try bytes.write(to: root.appendingPathComponent("objects/" + sha256Hex(bytes)))
+                return Manifest.Snapshot(
+                    points: pixels(variant), scale: 1, pixels: pixels(variant), orientation: variants[variant].orientation,
+                    appearance: variants[variant].appearance, family: "iphone", devices: ["a phone"], object: sha256Hex(bytes), bytes: bytes.count)
+            }
+            return Manifest.Campaign(
+                id: campaign.rawValue, schedule: start, grey: false, encoding: .atx, snapshots: snapshots,
+                priority: campaign == .high ? 11 : campaign == .low ? 10 : 0, ownScreen: campaign == .own)
+        }
+        let manifest = Manifest(
+            generator: "test", app: .init(bundleID: "com.example.shop", marker: .init(light: "#FFFFFF", dark: "#000000", size: 3)), campaigns: campaigns)
+        try manifest.encoded().write(to: root.appendingPathComponent("manifest.json"))
+        return try SnapshotBundle(root: root)
     }
 
     /// The record of `file` at `index`.
     static func record(_ file: File, _ index: Int) -> ApplierState.FileRecord {
-        let pixels = screen(index), original = ApplyPlannerTests.hash("original \(index)")
-        switch file.kind {
-        case .original:
-            return ApplyPlannerTests.record(pixels.width, pixels.height, .light, original: original)
-        case .thisCampaign:
-            var record = ApplyPlannerTests.record(
-                pixels.width, pixels.height, .light, original: original, current: ApplyPlannerTests.hash("framed \(object(index))"))
-            record.object = object(index)
-            return record
-        case .otherCampaign:
-            var record = ApplyPlannerTests.record(pixels.width, pixels.height, .light, original: original, current: ApplyPlannerTests.hash("framed other"))
-            record.object = other
-            return record
-        case .unknown:
-            return ApplyPlannerTests.record(pixels.width, pixels.height, nil, by: .luminance, original: original)
+        let size = pixels(file.variant), original = ApplyPlannerTests.hash("original \(index)")
+        let shown: Campaign? = file.kind == .showsHigh ? .high : file.kind == .showsLow ? .low : nil
+        var record = ApplierState.FileRecord(
+            width: size.width, height: size.height, appearance: file.kind == .unknown ? nil : variants[file.variant].appearance,
+            decidedBy: file.kind == .unknown ? .luminance : .marker, original: original, current: original)
+        if let shown {
+            record.object = object(shown, file.variant)
+            record.current = ApplyPlannerTests.hash("framed \(object(shown, file.variant))")
         }
+        record.blackRender = file.black ? true : nil
+        return record
     }
 
-    /// The model: what file `index` holds after the run, and the object that goes in (nil: none).
-    static func expected(_ file: File, _ index: Int, _ mode: Mode) -> (target: String, object: String?) {
+    /// The model: what file `index` holds after the run and the object in it; nil: removed.
+    static func expected(_ file: File, _ index: Int, _ mode: Mode, bundle: Int) -> (target: String, object: String?)? {
         let record = record(file, index)
-        guard mode == .campaign else { return (record.original, nil) }
-        if file.kind == .unknown { return (record.current, record.object) }
-        guard file.snapshotPresent else { return (record.original, nil) }
-        if file.kind == .thisCampaign { return (record.current, record.object) }
-        guard file.originalReadable else { return (record.current, record.object) }
-        return (object(index), object(index))
+        // `object`'s picture in the original's container; nil when that container cannot be written.
+        func put(_ object: String) -> (target: String, object: String?)? {
+            if record.object == object, record.current != record.original { return (record.current, object) }
+            switch file.original {
+            case .readable: return (object, object)
+            case .lost: return (record.current, record.object)
+            case .unframable: return nil
+            }
+        }
+        var result: (target: String, object: String?)? = (record.original, nil)
+        if mode == .campaigns || mode == .status {
+            if record.appearance == nil {
+                result = (record.current, record.object)
+            } else if let shown = [Campaign.high, .low].first(where: { has($0, file.variant, in: bundle) }) {
+                result = put(object(shown, file.variant)) ?? (record.original, nil)
+            }
+        }
+        guard file.black, result?.target == record.original else { return result }
+        return record.appearance != nil && has(.own, file.variant, in: bundle) ? put(object(.own, file.variant)) : nil
+    }
+
+    /// The plan for `records` in `mode`, with the campaigns in force as the applier finds them.
+    static func plan(
+        _ records: [String: ApplierState.FileRecord], _ mode: Mode, bundle: SnapshotBundle, original: @escaping (String) -> Data?
+    ) throws -> ApplyPlan {
+        let inForce = mode == .campaigns || mode == .status ? bundle.manifest.campaigns(inForceAt: Date(), appVersion: nil).filter { $0.ownScreen != true } : []
+        return try ApplyPlanner.plan(
+            ApplyPlannerTests.state(records), campaigns: inForce, bundle: bundle, restoring: mode == .restoring,
+            verifyingBytes: mode == .status, original: original)
     }
 
     /// Every combination of `count` values from `values`.
@@ -74,47 +144,71 @@ import Testing
         count == 0 ? [[]] : combinations(values, count - 1).flatMap { head in values.map { head + [$0] } }
     }
 
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 40))
+
+    /// Every file alone (kind, variant, original, black render); every pair of such a file and a
+    /// plain one (any kind and variant, its original read whole, not black), either first; every
+    /// three plain files that are not of unknown appearance: 96 + 2,816 + 1,728 states, each with
+    /// every bundle and mode, 74,240 plans.
     @Test func thePlanIsTheModelsInEveryStateOfOneToThreeFiles() throws {
-        let files = Kind.allCases.flatMap { kind in
-            [false, true].flatMap { present in [false, true].map { File(kind: kind, snapshotPresent: present, originalReadable: $0) } }
+        let every: [File] = Kind.allCases.flatMap { kind in
+            Self.variants.indices.flatMap { variant in
+                Original.allCases.flatMap { original in [false, true].map { File(kind: kind, variant: variant, original: original, black: $0) } }
+            }
         }
-        var bundles: [[Bool]: (SnapshotBundle, Manifest.Campaign)] = [:]
-        var checked = 0
-        for count in 1...3 {
-            for state in Self.combinations(files, count) {
-                let present = state.map(\.snapshotPresent)
-                if bundles[present] == nil {
-                    let variants = present.indices.filter { present[$0] }.map { (Self.screen($0), Orientation.portrait, Appearance.light) }
-                    bundles[present] = try ApplyPlannerTests.bundle(variants)
-                }
-                guard let (bundle, campaign) = bundles[present] else { continue }
+        let plain: [File] = Kind.allCases.flatMap { kind in Self.variants.indices.map { File(kind: kind, variant: $0) } }
+        let pairs =
+            every.flatMap { full in plain.map { [full, $0] } }
+            + plain.flatMap { first in every.filter { $0.original != .readable || $0.black }.map { [first, $0] } }
+        let known = plain.filter { $0.kind != .unknown }
+        let bundles = try (0..<4).map(Self.bundle)
+        var checked = 0, failing = 0
+        for states in [Self.combinations(every, 1), pairs, Self.combinations(known, 3)] {
+            for state in states {
                 let records = Dictionary(uniqueKeysWithValues: state.indices.map { (Self.name($0), Self.record(state[$0], $0)) })
-                for mode in Mode.allCases {
-                    let plan = try ApplyPlanner.plan(
-                        ApplyPlannerTests.state(records), campaign: mode == .none ? nil : campaign, bundle: bundle, restoring: mode == .restoring,
-                        original: { name in
-                            guard let index = state.indices.first(where: { Self.name($0) == name }), state[index].originalReadable else { return nil }
-                            return ApplyPlannerTests.launchOriginal(name)
-                        })
-                    var changes: [String: (target: String, object: String?)] = [:]
-                    for change in plan.changes { changes[change.name] = (change.target, change.snapshot?.object) }
-                    for (index, file) in state.enumerated() {
-                        let name = Self.name(index), want = Self.expected(file, index, mode), before = records[name]
-                        let what = "\(file) in \(count) files, \(mode)"
-                        #expect(plan.state.files[name]?.current == want.target, "\(what): holds")
-                        #expect(plan.state.files[name]?.object == want.object, "\(what): its object")
-                        if want.target == before?.current {
-                            #expect(changes[name] == nil, "\(what): no change")
-                        } else {
-                            #expect(changes[name]?.target == want.target, "\(what): changed to")
-                            #expect(changes[name]?.object == (want.target == before?.original ? nil : want.object), "\(what): what goes in")
-                        }
+                let original = { (name: String) -> Data? in
+                    guard let index = state.indices.first(where: { Self.name($0) == name }) else { return nil }
+                    switch state[index].original {
+                    case .readable: return ApplyPlannerTests.launchOriginal(name)
+                    case .lost: return nil
+                    case .unframable: return Self.png
                     }
-                    #expect(plan.changes.map(\.name) == plan.changes.map(\.name).sorted(), "changes in name order")
-                    checked += 1
+                }
+                for (index, bundle) in bundles.enumerated() {
+                    for mode in Mode.allCases {
+                        let plan = try Self.plan(records, mode, bundle: bundle, original: original)
+                        var changes: [String: ApplyPlan.Change] = [:]
+                        for change in plan.changes { changes[change.name] = change }
+                        var wrong = false
+                        for (at, file) in state.enumerated() {
+                            let name = Self.name(at), before = records[name], what = "\(file) of \(state.count), bundle \(index), \(mode)"
+                            guard let want = Self.expected(file, at, mode, bundle: index) else {
+                                wrong = wrong || plan.state.files[name] != nil || changes[name]?.remove != true
+                                #expect(plan.state.files[name] == nil && changes[name]?.remove == true, "\(what): removed")
+                                continue
+                            }
+                            let holds = plan.state.files[name]
+                            wrong = wrong || holds?.current != want.target || holds?.object != want.object
+                            #expect(holds?.current == want.target, "\(what): holds")
+                            #expect(holds?.object == want.object, "\(what): its object")
+                            if want.target == before?.current {
+                                wrong = wrong || changes[name] != nil
+                                #expect(changes[name] == nil, "\(what): no change")
+                            } else {
+                                let goesIn = want.target == before?.original ? nil : want.object
+                                wrong = wrong || changes[name]?.target != want.target || changes[name]?.snapshot?.object != goesIn
+                                #expect(changes[name]?.target == want.target, "\(what): changed to")
+                                #expect(changes[name]?.snapshot?.object == goesIn, "\(what): what goes in")
+                            }
+                        }
+                        #expect(plan.changes.map(\.name) == plan.changes.map(\.name).sorted(), "changes in name order")
+                        if wrong { failing += 1 }
+                        checked += 1
+                    }
                 }
             }
         }
-        #expect(checked == 3 * (16 + 16 * 16 + 16 * 16 * 16))
+        #expect(checked == 16 * (96 + 2 * 96 * 16 - 16 * 16 + 12 * 12 * 12))
+        #expect(failing == 0, "plans unlike the model's")
     }
 }
