@@ -82,8 +82,6 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             /// own screen (``BlackRender``: it differs outside the image views, or the evidence is short);
             /// the message says why. It is kept as a good original, and comes back.
             case blackRenderUndecided = "black-render-undecided"
-            /// A cached file's name is too long for the applier's temporary sibling: left as it is.
-            case nameTooLong = "name-too-long"
             /// `restore` with no records to trust and no bundle: the cached files cannot be told from a
             /// campaign's pictures; nothing is recorded or changed.
             case cannotTellOriginals = "cannot-tell-originals"

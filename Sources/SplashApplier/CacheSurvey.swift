@@ -21,9 +21,6 @@ package struct CacheSurvey {
     package var folderExists: Bool
     /// The launch snapshot files of the folder, sorted.
     package var names: [String]
-    /// Snapshot files whose names are too long for the applier's temporary siblings (``handles(_:)``):
-    /// left as they are, reported.
-    var tooLong: [String] = []
     /// The applier's own temporary files in the launch folder (`*.splashgen-partial`), left by a
     /// killed run: removed by the next run that may write, whatever else it does.
     package var partials: [String]
@@ -46,9 +43,8 @@ package struct CacheSurvey {
         editingFolderExists = try paths.checkNoLinks(paths.editingFolder)
         clearingFolderExists = try paths.checkNoLinks(paths.clearingFolder)
         let entries = folderExists ? paths.contained.kinds(in: paths.folderURL) : []
-        let snapshots = Self.snapshotNames(entries, in: paths.folderURL)
-        names = snapshots.filter(Self.handles)
-        tooLong = snapshots.filter { !Self.handles($0) }
+        // A name the OS gives (at most 44 bytes) always leaves room for the applier's temporary sibling.
+        names = Self.snapshotNames(entries, in: paths.folderURL)
         partials = entries.map(\.name).filter { $0.hasSuffix(ApplierFileSystemPartial.suffix) }.sorted()
     }
 
@@ -59,19 +55,29 @@ package struct CacheSurvey {
     /// many records, far below ``ReadLimits/stateBytes``, and a run reads at most this many files.
     package static let mostSnapshots = 256
 
-    /// Whether the applier can work on a file of this name: its temporary sibling (the name and
-    /// ``ApplierFileSystemPartial/suffix``) fits the file systems' 255-byte name limit.
-    static func handles(_ name: String) -> Bool {
-        name.utf8.count + ApplierFileSystemPartial.suffix.utf8.count <= 255
+    /// The launch snapshot files of a folder, sorted: regular files named as the OS names them
+    /// (``isSnapshotName(_:)``). Sub-folders (`downscaled/`), links, the applier's own partial files
+    /// and files of any other name are not snapshots: they are never read, recorded or counted.
+    static func snapshotNames(_ entries: [(name: String, kind: mode_t)], in folder: URL) -> [String] {
+        entries.filter { $0.kind == S_IFREG && isSnapshotName($0.name) }.map(\.name).sorted()
     }
 
-    /// The launch snapshot files of a folder, sorted: regular files with an extension the OS reads.
-    /// Sub-folders (`downscaled/`), links and the applier's own partial files are not snapshots.
-    static func snapshotNames(_ entries: [(name: String, kind: mode_t)], in folder: URL) -> [String] {
-        entries.filter { entry in
-            entry.kind == S_IFREG && ApplierState.isFileName(entry.name)
-                && ["ktx", "png", "jpeg", "jpg"].contains(folder.appendingPath(entry.name).pathExtension.lowercased())
-        }.map(\.name).sorted()
+    /// Whether `name` is one the OS gives a launch snapshot: a UUID string, `@<scale>x` (left out at
+    /// scale 1), and an extension it writes, `ktx`, `png`, `jpeg` or `jpg` (docs/ios-launch-cache.md
+    /// §2, SplashBoard 26.1's `-_configureDefaultPathWithinGroupForFormat:`). Hex digits are taken
+    /// in either case, the extension in any.
+    static func isSnapshotName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot >= 36,
+            ["ktx", "png", "jpeg", "jpg"].contains(String(decoding: bytes[(dot + 1)...], as: UTF8.self).lowercased())
+        else { return false }
+        let uuid = bytes[0..<36], scale = bytes[36..<dot]
+        let hyphens: Set<Int> = [8, 13, 18, 23]
+        for (offset, byte) in uuid.enumerated() {
+            let isHex = (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
+            guard hyphens.contains(offset) ? byte == UInt8(ascii: "-") : isHex else { return false }
+        }
+        return scale.isEmpty || (scale.count == 3 && scale.first == UInt8(ascii: "@") && (49...57).contains(scale[37]) && scale.last == UInt8(ascii: "x"))
     }
 
     /// Records for a new key: the OS rendered the cache anew, or the state was not trusted. Each

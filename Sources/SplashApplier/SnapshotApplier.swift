@@ -267,12 +267,6 @@ public struct SnapshotApplier: Sendable {
         if let reason = survey.stateProblem {
             problems.append(.init(.stateRebuilt, "\(reason); the records were rebuilt from the disk and the backups"))
         }
-        for name in survey.tooLong {
-            problems.append(
-                .init(
-                    .nameTooLong, file: name,
-                    "its name is \(name.utf8.count) bytes: with the applier's temporary suffix it passes the file system's 255; left as it is"))
-        }
         return problems
     }
 

@@ -37,16 +37,23 @@ import Testing
 
     @Test func onlyRegularFilesTheOSReadsAreSnapshotsAndPartialsAreListedApart() throws {
         let a = Self.snapshot(40, 80, seed: 1)
-        let paths = try Self.container([
-            "B@2x.ktx": a, "a@2x.KTX": a, "c.png": a, "d.jpeg": a, "notes.txt": a, "E@2x.ktx.splashgen-partial": a,
-        ])
+        let (b, lower, c, d) = (
+            "0000000B-0000-4000-8000-000000000000@2x.ktx", "0000000a-0000-4000-8000-00000000000a@2x.KTX",
+            "0000000C-0000-4000-8000-000000000000.png", "0000000D-0000-4000-8000-000000000000.jpeg"
+        )
+        // Names the OS never gives a launch snapshot (§2): no UUID, a scale of two digits, a UUID cut short.
+        let others = ["B@2x.ktx", "notes.txt", "0000000B-0000-4000-8000-000000000000@10x.ktx", "0000000B-0000-4000-8000-00000000000@2x.ktx"]
+        var files = [b: a, lower: a, c: a, d: a, "0000000E-0000-4000-8000-000000000000@2x.ktx.splashgen-partial": a]
+        for name in others { files[name] = a }
+        let paths = try Self.container(files)
         try FileManager.default.createDirectory(at: paths.folderURL.appendingPathComponent("downscaled"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
-            at: paths.folderURL.appendingPathComponent("F@2x.ktx"), withDestinationURL: paths.folderURL.appendingPathComponent("B@2x.ktx"))
+            at: paths.folderURL.appendingPathComponent("0000000F-0000-4000-8000-000000000000@2x.ktx"),
+            withDestinationURL: paths.folderURL.appendingPathComponent(b))
         let survey = try CacheSurvey(paths: paths)
         #expect(survey.folderExists)
-        #expect(survey.names == ["B@2x.ktx", "a@2x.KTX", "c.png", "d.jpeg"], "sorted by byte order, as the state key's fingerprint needs")
-        #expect(survey.partials == ["E@2x.ktx.splashgen-partial"])
+        #expect(survey.names == [b, c, d, lower], "sorted by byte order, as the state key's fingerprint needs")
+        #expect(survey.partials == ["0000000E-0000-4000-8000-000000000000@2x.ktx.splashgen-partial"])
         #expect(survey.saved == nil && survey.stateProblem == nil, "no state yet is no problem")
         #expect(!survey.editingFolderExists && !survey.clearingFolderExists)
     }
@@ -54,7 +61,10 @@ import Testing
     @Test func anOriginalIsRecordedALeftoverIsSetApartAndNothingIsWritten() throws {
         let original = Self.snapshot(40, 80, seed: 1), object = Self.snapshot(80, 40, seed: 2)
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 0, count: 64)
-        let paths = try Self.container(["A@2x.ktx": original, "P@2x.ktx": png, "O@2x.ktx": object])
+        let paths = try Self.container([
+            "0000000A-0000-4000-8000-000000000000@2x.ktx": original, "00000000-0000-4000-8000-0000000000D0@2x.ktx": png,
+            "00000000-0000-4000-8000-0000000000C0@2x.ktx": object,
+        ])
         // The manifest names `object` as a campaign snapshot: a file holding it with no original
         // behind it is a leftover of a run whose state was lost.
         let manifest = Manifest(
@@ -70,13 +80,18 @@ import Testing
             ])
         let before = try FileManager.default.subpathsOfDirectory(atPath: paths.container.path).sorted()
         let rekeyed = try CacheSurvey(paths: paths).rekey(key: Self.key, manifest: manifest, classifier: Self.classifier, fromBackupsOnly: false)
-        #expect(rekeyed.state.files.keys.sorted() == ["A@2x.ktx"])
-        let record = try #require(rekeyed.state.files["A@2x.ktx"])
+        #expect(rekeyed.state.files.keys.sorted() == ["0000000A-0000-4000-8000-000000000000@2x.ktx"])
+        let record = try #require(rekeyed.state.files["0000000A-0000-4000-8000-000000000000@2x.ktx"])
         #expect((record.width, record.height) == (40, 80))
         #expect(record.appearance == .light && record.decidedBy == .interfaceStyle)
         #expect(record.original == sha256Hex(original) && record.current == record.original)
-        #expect(rekeyed.originals["A@2x.ktx"] == BackupSource(path: paths.folder + "/A@2x.ktx", hash: sha256Hex(original)))
-        #expect(rekeyed.leftovers == ["O@2x.ktx", "P@2x.ktx"])
+        #expect(
+            rekeyed.originals["0000000A-0000-4000-8000-000000000000@2x.ktx"]
+                == BackupSource(path: paths.folder + "/0000000A-0000-4000-8000-000000000000@2x.ktx", hash: sha256Hex(original)))
+        #expect(
+            rekeyed.leftovers == [
+                "00000000-0000-4000-8000-0000000000C0@2x.ktx", "00000000-0000-4000-8000-0000000000D0@2x.ktx",
+            ])
         #expect(rekeyed.lostOriginals.isEmpty && rekeyed.rebuiltFromBackup.isEmpty && rekeyed.unreadable.isEmpty)
         #expect(try FileManager.default.subpathsOfDirectory(atPath: paths.container.path).sorted() == before, "a survey never writes")
     }
@@ -85,15 +100,15 @@ import Testing
     /// `killedMidSwap`, the file holds the change a killed run had only marked pending).
     static func replaced(backupHolds copy: Data?, killedMidSwap: Bool = false) throws -> (ApplierPaths, original: Data, replacement: Data) {
         let original = Self.snapshot(40, 80, seed: 1), replacement = Self.snapshot(40, 80, seed: 9)
-        let paths = try Self.container(["A@2x.ktx": replacement])
+        let paths = try Self.container(["0000000A-0000-4000-8000-000000000000@2x.ktx": replacement])
         let oldKey = ApplierState.Key(version: "5.1", build: "99", fingerprint: String(repeating: "1", count: 64))
         let backup = ApplierPaths.backupFolder(for: oldKey, folder: paths.folder)
         try FileManager.default.createDirectory(at: paths.url(backup), withIntermediateDirectories: true)
-        if let copy { try copy.write(to: paths.url(backup).appendingPathComponent("A@2x.ktx")) }
+        if let copy { try copy.write(to: paths.url(backup).appendingPathComponent("0000000A-0000-4000-8000-000000000000@2x.ktx")) }
         let state = ApplierState(
             key: oldKey, bundleID: Self.bundleID, folder: paths.folder, backup: backup,
             files: [
-                "A@2x.ktx": .init(
+                "0000000A-0000-4000-8000-000000000000@2x.ktx": .init(
                     width: 40, height: 80, appearance: .light, decidedBy: .interfaceStyle, original: sha256Hex(original),
                     current: killedMidSwap ? sha256Hex(Data("the replacement before".utf8)) : sha256Hex(replacement), pending: sha256Hex(replacement))
             ], campaign: "sale")
@@ -106,11 +121,13 @@ import Testing
         let survey = try CacheSurvey(paths: paths)
         #expect(survey.saved != nil && survey.stateProblem == nil)
         let rekeyed = survey.rekey(key: Self.key, manifest: nil, classifier: Self.classifier, fromBackupsOnly: false)
-        let record = try #require(rekeyed.state.files["A@2x.ktx"])
+        let record = try #require(rekeyed.state.files["0000000A-0000-4000-8000-000000000000@2x.ktx"])
         #expect(record.original == sha256Hex(original) && record.current == sha256Hex(replacement))
         #expect(record.pending == nil, "the pending mark of the old key is resolved: the file holds its target")
-        #expect(rekeyed.originals["A@2x.ktx"]?.hash == sha256Hex(original))
-        #expect(rekeyed.originals["A@2x.ktx"]?.path == survey.saved?.backup.appending("/A@2x.ktx"))
+        #expect(rekeyed.originals["0000000A-0000-4000-8000-000000000000@2x.ktx"]?.hash == sha256Hex(original))
+        #expect(
+            rekeyed.originals["0000000A-0000-4000-8000-000000000000@2x.ktx"]?.path
+                == survey.saved?.backup.appending("/0000000A-0000-4000-8000-000000000000@2x.ktx"))
         #expect(rekeyed.lostOriginals.isEmpty)
     }
 
@@ -120,34 +137,36 @@ import Testing
     @Test func aReplacementAKilledRunMadeCarriesOverToo() throws {
         let (paths, original, replacement) = try Self.replaced(backupHolds: Self.snapshot(40, 80, seed: 1), killedMidSwap: true)
         let rekeyed = try CacheSurvey(paths: paths).rekey(key: Self.key, manifest: nil, classifier: Self.classifier, fromBackupsOnly: false)
-        let record = try #require(rekeyed.state.files["A@2x.ktx"])
+        let record = try #require(rekeyed.state.files["0000000A-0000-4000-8000-000000000000@2x.ktx"])
         #expect(record.original == sha256Hex(original) && record.current == sha256Hex(replacement) && record.object == nil && record.pending == nil)
-        #expect(rekeyed.originals["A@2x.ktx"]?.hash == sha256Hex(original), "its original is the old key's backup")
+        #expect(rekeyed.originals["0000000A-0000-4000-8000-000000000000@2x.ktx"]?.hash == sha256Hex(original), "its original is the old key's backup")
     }
 
     @Test func aReplacementWhoseBackupIsGoneOrDamagedIsALostOriginal() throws {
         for copy in [nil, Self.snapshot(40, 80, seed: 7)] {
             let (paths, _, _) = try Self.replaced(backupHolds: copy)
             let rekeyed = try CacheSurvey(paths: paths).rekey(key: Self.key, manifest: nil, classifier: Self.classifier, fromBackupsOnly: false)
-            #expect(rekeyed.lostOriginals == ["A@2x.ktx"], "backup \(copy == nil ? "missing" : "damaged")")
-            #expect(rekeyed.originals["A@2x.ktx"] == nil, "a damaged copy is never taken for the original")
+            #expect(rekeyed.lostOriginals == ["0000000A-0000-4000-8000-000000000000@2x.ktx"], "backup \(copy == nil ? "missing" : "damaged")")
+            #expect(rekeyed.originals["0000000A-0000-4000-8000-000000000000@2x.ktx"] == nil, "a damaged copy is never taken for the original")
         }
     }
 
     @Test func withNoTrustedStateABackupThatDiffersFromTheFileIsItsOriginal() throws {
         let original = Self.snapshot(40, 80, seed: 1), replacement = Self.snapshot(40, 80, seed: 9)
-        let paths = try Self.container(["A@2x.ktx": replacement])
+        let paths = try Self.container(["0000000A-0000-4000-8000-000000000000@2x.ktx": replacement])
         try Data("{".utf8).write(to: paths.stateURL)
         let backup = ApplierPaths.backupFolder(for: Self.key, folder: paths.folder)
         try FileManager.default.createDirectory(at: paths.url(backup), withIntermediateDirectories: true)
-        try original.write(to: paths.url(backup).appendingPathComponent("A@2x.ktx"))
+        try original.write(to: paths.url(backup).appendingPathComponent("0000000A-0000-4000-8000-000000000000@2x.ktx"))
         let survey = try CacheSurvey(paths: paths)
         #expect(survey.saved == nil && survey.stateProblem == "state.json does not decode")
         let rekeyed = survey.rekey(key: Self.key, manifest: nil, classifier: Self.classifier, fromBackupsOnly: false)
-        #expect(rekeyed.rebuiltFromBackup == ["A@2x.ktx"])
-        #expect(rekeyed.state.files["A@2x.ktx"]?.original == sha256Hex(original))
-        #expect(rekeyed.state.files["A@2x.ktx"]?.current == sha256Hex(replacement))
-        #expect(rekeyed.originals["A@2x.ktx"] == BackupSource(path: backup + "/A@2x.ktx", hash: sha256Hex(original)))
+        #expect(rekeyed.rebuiltFromBackup == ["0000000A-0000-4000-8000-000000000000@2x.ktx"])
+        #expect(rekeyed.state.files["0000000A-0000-4000-8000-000000000000@2x.ktx"]?.original == sha256Hex(original))
+        #expect(rekeyed.state.files["0000000A-0000-4000-8000-000000000000@2x.ktx"]?.current == sha256Hex(replacement))
+        #expect(
+            rekeyed.originals["0000000A-0000-4000-8000-000000000000@2x.ktx"]
+                == BackupSource(path: backup + "/0000000A-0000-4000-8000-000000000000@2x.ktx", hash: sha256Hex(original)))
     }
 
     @Test func aLinkOnTheWayIsRefused() throws {

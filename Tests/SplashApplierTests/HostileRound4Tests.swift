@@ -119,4 +119,23 @@ extension HostileInputTests {
         _ = try applier(sim, bundle: bundle, now: after).restore()
         #expect(try sim.cachedFiles() == originals)
     }
+
+    /// D13: 10,000 files the OS never names as launch snapshots (§2) beside the cache cost nothing:
+    /// they are not recorded (the state stays as small as without them), the campaign applies and
+    /// is restored, and each file is left as it was.
+    @Test func filesNotNamedAsLaunchSnapshotsCostNothing() throws {
+        let bundle = try Bundles.double11.get()
+        let sim = try sandbox(Installed.iPhone15)
+        let folder = try sim.snapshotFolder(try sim.model())
+        for index in 0..<10_000 { try Data([UInt8(index % 251)]).write(to: folder.appendingPathComponent("junk-\(index)@3x.ktx")) }
+        let originals = try sim.cachedFiles()
+        let report = try applier(sim, bundle: bundle, now: during).apply()
+        #expect(report.problems == [] && report.files.count == originals.count && report.files.allSatisfy { $0.action == .replaced })
+        let state = try Data(contentsOf: sim.container.appendingPathComponent(support + "/state.json"))
+        #expect(state.count < 16_384, "\(state.count) bytes: the four snapshots' records only")
+        #expect(try applier(sim, bundle: bundle, now: during.addingTimeInterval(60)).apply().nothingToDo)
+        _ = try applier(sim, bundle: nil, now: after).restore()
+        #expect(try sim.cachedFiles() == originals)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("junk-9999@3x.ktx")) == Data([UInt8(9999 % 251)]))
+    }
 }
