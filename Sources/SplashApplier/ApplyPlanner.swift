@@ -133,6 +133,7 @@ package enum ApplyPlanner {
                     continue
                 }
                 target = own
+                record.campaign = bundle?.manifest.ownScreen(forAppVersion: plan.state.key.version)?.id
             }
             if target == record.original { record.campaign = nil }
             guard target != record.current else {

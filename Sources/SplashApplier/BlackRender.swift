@@ -41,8 +41,13 @@ package enum BlackRender {
     /// The least share of the picture that lies outside the image views: with less, nothing shows
     /// that the render is of the reference's storyboard at all.
     static let leastOutside = 0.01
-    /// The share of a view's inner area that must be solid fill.
+    /// The share of a view's inner area, and of the reference's content there, that must be solid
+    /// fill.
     static let filledShare = 0.98
+    /// The least share of a view's inner area the reference must draw content in (clearly not the
+    /// fill), for the view to count as evidence: a view the reference draws nearly all in the fill's
+    /// colour would look filled in a good render too.
+    static let leastContentShare = 0.1
     /// The fewest pixels of a view's inner area where the reference draws content, for the view to
     /// count as evidence.
     static let leastContent = 16
@@ -53,12 +58,18 @@ package enum BlackRender {
     private enum Fill: CaseIterable {
         case black, white
         func holds(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { self == .black ? max(r, g, b) <= 8 : min(r, g, b) >= 247 }
+        /// Clearly not the fill: some channel beyond it by more than ``tolerance``.
+        func differs(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool {
+            self == .black ? max(r, g, b) > 8 + UInt8(tolerance) : min(r, g, b) < 247 - UInt8(tolerance)
+        }
     }
 
     /// The verdict on `original` against `reference`, the app's own screen of the same size and
     /// appearance, whose image views are at `imageViews` (pixels).
     package static func verdict(of original: RGBAImage, reference: RGBAImage, imageViews: [Manifest.Frame]) -> Verdict {
-        guard original.width == reference.width, original.height == reference.height, reference.width > 0, reference.height > 0 else {
+        guard original.width == reference.width, original.height == reference.height, reference.width > 0, reference.height > 0,
+            original.pixels.count == reference.width * reference.height * 4, reference.pixels.count == original.pixels.count
+        else {
             return .undecided("the app's own screen is \(reference.width)x\(reference.height) pixels, the render \(original.width)x\(original.height)")
         }
         let (width, height) = (reference.width, reference.height)
@@ -91,7 +102,7 @@ package enum BlackRender {
             var withContent = 0, filled = 0, standsOut = 0
             for frame in frames {
                 let view = judge(frame, fill: fill, original: original, reference: reference, zone: zone)
-                guard view.content >= leastContent else { continue }
+                guard view.content >= max(leastContent, Int(leastContentShare * Double(view.area))) else { continue }
                 withContent += 1
                 if view.filled { filled += 1 }
                 if view.filled && view.standsOut { standsOut += 1 }
@@ -110,26 +121,30 @@ package enum BlackRender {
         return .good
     }
 
-    /// A frame's inner area against the reference: how many of its pixels the reference draws
-    /// content in (not the fill), whether the original holds the fill over nearly all of it, and
-    /// whether the reference around it (the ring beyond the margin, outside every other frame's
-    /// margin) is mostly not the fill.
+    /// A frame's inner area against the reference: its size, how many of its pixels the reference
+    /// draws content in (clearly not the fill), whether the original holds the fill over nearly all
+    /// of the area and nearly all of that content, and whether the reference around it (the ring
+    /// beyond the margin, outside every other frame's margin) is mostly not the fill.
     private static func judge(
         _ frame: Box, fill: Fill, original: RGBAImage, reference: RGBAImage, zone: [UInt8]
-    ) -> (content: Int, filled: Bool, standsOut: Bool) {
+    ) -> (area: Int, content: Int, filled: Bool, standsOut: Bool) {
         let width = reference.width
         let inner = grow(frame, by: -margin, width: width, height: reference.height)
         let outer = grow(frame, by: margin + ring, width: width, height: reference.height)
         let own = grow(frame, by: margin, width: width, height: reference.height)
-        var area = 0, content = 0, solid = 0, around = 0, differing = 0
+        var area = 0, content = 0, solid = 0, contentSolid = 0, around = 0, differing = 0
         original.pixels.withUnsafeBufferPointer { o in
             reference.pixels.withUnsafeBufferPointer { r in
                 for y in inner.y0..<inner.y1 {
                     for x in inner.x0..<inner.x1 where zone[y * width + x] != 2 {
                         let i = (y * width + x) * 4
                         area += 1
-                        if !fill.holds(r[i], r[i + 1], r[i + 2]) { content += 1 }
-                        if fill.holds(o[i], o[i + 1], o[i + 2]) { solid += 1 }
+                        let filled = fill.holds(o[i], o[i + 1], o[i + 2])
+                        if filled { solid += 1 }
+                        if fill.differs(r[i], r[i + 1], r[i + 2]) {
+                            content += 1
+                            if filled { contentSolid += 1 }
+                        }
                     }
                 }
                 for y in outer.y0..<outer.y1 {
@@ -141,7 +156,8 @@ package enum BlackRender {
                 }
             }
         }
-        return (content, area > 0 && Double(solid) >= filledShare * Double(area), around > 0 && differing * 2 > around)
+        let filled = area > 0 && Double(solid) >= filledShare * Double(area) && Double(contentSolid) >= filledShare * Double(content)
+        return (area, content, filled, around > 0 && differing * 2 > around)
     }
 
     /// A half-open box of pixels.

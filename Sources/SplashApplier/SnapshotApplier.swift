@@ -472,8 +472,10 @@ public struct SnapshotApplier: Sendable {
     /// as it was, and is reported by the plan.
     private func classifyAgain(_ records: inout Records, paths: ApplierPaths, classifier: SnapshotClassifier) {
         let unknown = records.state.files.filter { $0.value.appearance == nil && $0.value.decidedBy != .undecodable }.keys.sorted()
-        let originals = unknown.compactMap { name in Self.original(of: name, in: records, paths: paths).map { (name: name, data: $0) } }
-        for (name, found) in classifier.classify(originals) where found.appearance != nil {
+        // Read one at a time, as a fresh render's files are.
+        var results = classifier.classify(unknown) { Self.original(of: unknown[$0], in: records, paths: paths) }
+        classifier.settleGuesses(&results)
+        for (name, found) in results where found.appearance != nil {
             records.state.files[name]?.appearance = found.appearance
             records.state.files[name]?.decidedBy = found.decidedBy
         }

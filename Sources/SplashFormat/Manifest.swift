@@ -227,6 +227,10 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// A width and a height (``ScreenSize``).
     package typealias Size = ScreenSize
 
+    /// The most image views an own screen's snapshot may list: each costs a pass over its frame
+    /// when a black render is told, so the count bounds a run's cost.
+    package static let mostImageViews = 64
+
     /// A rectangle in a snapshot's pixels: its top-left corner and its size.
     package struct Frame: Codable, Equatable, Sendable {
         package var x: Int
@@ -372,6 +376,9 @@ extension Manifest {
                     return "\(at): a size beyond \(KTXFile.maxDimension) pixels on a side"
                 }
                 let reach = -Int(KTXFile.maxDimension)...Int(KTXFile.maxDimension)
+                if let views = snapshot.imageViews, views.count > Self.mostImageViews {
+                    return "\(at).image_views: \(views.count) frames, more than the \(Self.mostImageViews) a launch screen is given"
+                }
                 for (v, frame) in (snapshot.imageViews ?? []).enumerated() {
                     guard side.contains(frame.width), side.contains(frame.height), reach.contains(frame.x), reach.contains(frame.y) else {
                         return "\(at).image_views[\(v)]: a frame beyond \(KTXFile.maxDimension) pixels on a side"

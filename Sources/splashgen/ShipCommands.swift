@@ -25,7 +25,7 @@ struct KeygenCommand: ParsableCommand {
             try Data(pair.privateKey.utf8).write(to: key, options: .withoutOverwriting)
             chmod(key.path, 0o600)
             try Data(pair.publicKey.utf8).write(to: pub, options: .withoutOverwriting)
-            print("private key \(output) (keep it secret), public key \(output).pub (pin it in the app)")
+            print("private key \(key.path) (keep it secret), public key \(pub.path) (pin it in the app)")
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -102,6 +102,23 @@ import Testing
         #expect(whole.contains("cover the whole picture"))
     }
 
+    /// A view whose art is nearly all black (a black badge with a small white mark): the app's own
+    /// screen rendered well is its own reference and is good; the view filled black differs only in
+    /// the mark, too little of the view to be evidence (review of issue 36).
+    @Test func aViewDrawnNearlyAllInTheFillIsNoEvidence() {
+        var badge = Self.screen(background: Self.white, logo: nil, side: 200, fill: Self.black)
+        let x0 = (Self.width - 200) / 2, y0 = (Self.height - 200) / 2
+        for y in (y0 + 95)..<(y0 + 105) {
+            for x in (x0 + 95)..<(x0 + 105) {
+                badge.pixels.replaceSubrange(((y * Self.width + x) * 4)..<((y * Self.width + x) * 4 + 3), with: [255, 255, 255])
+            }
+        }
+        let views = [Self.frame(side: 200)]
+        #expect(BlackRender.verdict(of: badge, reference: badge, imageViews: views) == .good)
+        let filled = Self.screen(background: Self.white, logo: nil, side: 200, fill: Self.black)
+        #expect(BlackRender.verdict(of: filled, reference: badge, imageViews: views) != .black)
+    }
+
     @Test func aFillNoDifferentFromWhatSurroundsTheViewIsUndecided() {
         // A gold logo on black: its view filled black is a black screen, which a design without the
         // logo draws too.
@@ -136,6 +153,7 @@ import Testing
             let side = points * 2
             let reference = Self.screen(background: background, logo: logo, side: side)
             let views = [Self.frame(side: side)]
+            #expect(BlackRender.verdict(of: reference, reference: reference, imageViews: views) == .good, "\(background), \(points) pt, \(logo): itself")
             let good: [(String, RGBAImage)] = [
                 ("as drawn", Self.screen(background: background, logo: logo, side: side, dx: 1, noise: 2)),
                 ("drifted a level", Self.screen(background: drifted, logo: logo, side: side, dx: 1, noise: 2)),

@@ -72,8 +72,9 @@ final class BundleWriter {
             try manifestData.write(to: staging.appendingPathComponent("manifest.json"))
             if let signature { try Data(signature.utf8).write(to: staging.appendingPathComponent(BundleSignature.fileName)) }
             if fm.fileExists(atPath: destination.path) {
-                let old = destination.deletingLastPathComponent().appendingPathComponent(".old-\(destination.lastPathComponent)-\(getpid())")
-                try? fm.removeItem(at: old)
+                // A name no one else has (moveItem refuses one that exists), so nothing of anyone's is removed.
+                let old = destination.deletingLastPathComponent()
+                    .appendingPathComponent(".old-\(destination.lastPathComponent)-\(getpid())-\(UUID().uuidString)")
                 try fm.moveItem(at: destination, to: old)
                 do { try fm.moveItem(at: staging, to: destination) } catch {
                     try? fm.moveItem(at: old, to: destination)

@@ -179,13 +179,20 @@ package enum OutputFile {
             let manifest = try? Manifest.decode(from: data)
         else { return false }
         let named = Set(manifest.campaigns.flatMap(\.snapshots).map(\.object))
-        for (name, kind) in contained.kinds(in: folder) {
+        // A folder that cannot be listed whole is not known to hold only a bundle.
+        func listing(_ url: URL) -> [(name: String, kind: mode_t)]? {
+            let entries = contained.kinds(in: url)
+            guard let listed = try? FileManager.default.contentsOfDirectory(atPath: url.path), listed.count == entries.count else { return nil }
+            return entries
+        }
+        guard let top = listing(folder) else { return false }
+        for (name, kind) in top {
             switch (name, kind) {
             case ("manifest.json", S_IFREG), (BundleSignature.fileName, S_IFREG): continue
             case ("objects", S_IFDIR):
-                guard contained.kinds(in: folder.appendingPathComponent("objects")).allSatisfy({ $0.kind == S_IFREG && named.contains($0.name) }) else {
-                    return false
-                }
+                guard let objects = listing(folder.appendingPathComponent("objects")),
+                    objects.allSatisfy({ $0.kind == S_IFREG && named.contains($0.name) })
+                else { return false }
             default: return false
             }
         }

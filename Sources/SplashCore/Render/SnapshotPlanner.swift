@@ -31,6 +31,16 @@ package enum SnapshotPlanner {
                                     layer.source, "the margin and safe area leave no room for the art on \(screen.devices[0].name) in \(orientation.rawValue)"))
                         }
                     }
+                    // The manifest lists an own screen's image views, at most Manifest.mostImageViews a snapshot.
+                    if campaign.ownScreen, placements.count > Manifest.mostImageViews, let layer = spec.layers.last,
+                        !problems.contains(where: { $0.location == layer.source })
+                    {
+                        problems.append(
+                            Diagnostic(
+                                layer.source,
+                                "the app's own screen draws \(placements.count) layers in \(appearance.rawValue) \(orientation.rawValue), more than the \(Manifest.mostImageViews) image views an applier tells a black render by: merge some art into one image"
+                            ))
+                    }
                     let recipe = RenderRecipe(
                         width: pixels.width, height: pixels.height, background: spec.background.hex, placements: placements,
                         grey: campaign.grey, marker: campaign.marker[appearance].hex, markerSize: campaign.marker.size,
