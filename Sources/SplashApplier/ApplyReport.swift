@@ -6,7 +6,9 @@ import SplashFormat
 public struct ApplyReport: Codable, Equatable, Sendable {
     /// The snapshot folder, relative to the container (nil when there is none yet).
     public var folder: String?
-    /// The campaign now in force (nil: the app's own launch screen).
+    /// The campaign now in force, the highest priority (nil: the app's own launch screen). A file
+    /// this campaign has no snapshot of shows the next campaign in force that has one: each file's
+    /// ``File/showing`` names what it holds, and ``notShown`` why.
     public var campaign: String?
     /// The next schedule boundary: run the applier again then.
     public var nextChange: Date?
@@ -24,8 +26,9 @@ public struct ApplyReport: Codable, Equatable, Sendable {
     /// in force and no other campaign exists.
     public var notShown: [NotShown] = []
 
-    /// Whether the campaign in force (or, with none, the originals) is what every cached file holds:
-    /// false when a file was left alone, the folder is missing, or leftovers were cleared.
+    /// Whether every cached file holds what the campaigns in force give it (for each file, the
+    /// highest-priority one with its snapshot; with none, the original): false when a file was left
+    /// alone, the folder is missing, or leftovers were cleared.
     public var complete: Bool {
         !problems.contains { $0.code.leavesWorkUndone }
     }
