@@ -261,7 +261,7 @@ public struct SnapshotApplier: Sendable {
             notShown: ApplyPlanner.notShown(manifest, inForce: campaigns.first, at: now, appVersion: appVersion), restoring: false)
     }
 
-    /// What the survey found wrong: a state that was not trusted, names too long to write beside.
+    /// What the survey found wrong: a state that was not trusted.
     private static func surveyProblems(_ survey: CacheSurvey) -> [ApplyReport.Problem] {
         var problems: [ApplyReport.Problem] = []
         if let reason = survey.stateProblem {
