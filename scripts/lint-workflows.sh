@@ -13,11 +13,14 @@
 #   - zizmor: PyPI `zizmor` (python3 -m pip install zizmor). --offline: no GitHub API calls, so no
 #     token is needed and the result does not depend on the network.
 set -euo pipefail
+# Whatever ends the script early says where: never an exit 1 with no word.
+trap 'echo "lint-workflows: stopped at line $LINENO: $BASH_COMMAND exited $?" >&2' ERR
 cd "$(dirname "$0")/.."
 # pip's --user installs (the Makefile's last resort, e.g. with Xcode's python3) go to a folder that
-# is often not on PATH.
-user_bin=$(python3 -m site --user-base 2>/dev/null)/bin
-[ -d "$user_bin" ] && PATH="$PATH:$user_bin"
+# is often not on PATH. Inside a virtual environment user sites are off and `site --user-base` exits
+# 1 (having printed the folder): that is no failure of the lint, so it is never fatal here.
+user_base=$(python3 -m site --user-base 2>/dev/null || true)
+if [ -n "$user_base" ] && [ -d "$user_base/bin" ]; then PATH="$PATH:$user_base/bin"; fi
 
 missing=()
 for tool in actionlint shellcheck zizmor; do
