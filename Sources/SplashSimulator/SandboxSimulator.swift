@@ -64,12 +64,15 @@ public struct SandboxSimulator {
     /// `launchScreen` is the app's ``Storyboard`` stand-in (JSON). `zoomed` installs on the device's
     /// Display Zoom screen; `leftovers` names a storyboard stand-in whose render another library (LLDynamicLaunchScreen and the like) left behind as PNG bytes in the
     /// cache's `.ktx` names; `cacheFormat` caches in another container than the iOS version's own.
-    /// A folder that holds anything but a sandbox this simulator made is refused.
+    /// A folder that holds anything but a sandbox this simulator made is refused. `pinnedKey` is the
+    /// public key the app pins (a `.pub` file's text), checked here; nil: the app accepts unsigned bundles.
     public func install(
         launchScreen: URL, version: String, build: String, device: String, ios: String, zoomed: Bool = false,
-        blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic, cacheFormat: CacheFormat? = nil
+        blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic, cacheFormat: CacheFormat? = nil,
+        pinnedKey: String? = nil
     ) throws -> SpringBoardModel {
         guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
+        if let pinnedKey { _ = try PinnedKey(pinnedKey) }
         let device = zoomed ? try PhoneScreen.named(device).zoomed().name : device
         let storyboard = try LaunchScreen(
             storyboardAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle, format: cacheFormat)
@@ -86,7 +89,7 @@ public struct SandboxSimulator {
             launchScreen: launchScreen.standardizedFileURL.path, device: device, ios: ios,
             appearance: .light, orientation: .portrait, blackRender: blackRender,
             interfaceStyle: interfaceStyle == .automatic ? nil : interfaceStyle,
-            cacheFormat: cacheFormat == CacheFormat(ios: os) ? nil : cacheFormat, variants: [:], launches: 0)
+            cacheFormat: cacheFormat == CacheFormat(ios: os) ? nil : cacheFormat, variants: [:], launches: 0, pinnedKey: pinnedKey)
         try render(&model, storyboard: storyboard, only: nil)
         if let leftovers { try leaveLeftovers(of: leftovers, model: model) }
         try model.save(modelURL)
@@ -162,7 +165,11 @@ public struct SandboxSimulator {
     /// size or one that does not decode, and regenerating), then the app's code runs the applier with
     /// `bundle` unless `runApp` is false. Before iOS 13 the launch folder cannot be written in place:
     /// writes the app makes there while the folder is in place are refused (undone) and reported.
-    public func launch(bundle: URL?, now: Date, runApp: Bool = true, screenshot: URL? = nil) throws -> LaunchResult {
+    ///
+    /// The app's applier trusts bundles as `trust` says, by default as the app was installed
+    /// (``appTrust()``): a bundle its pinned key did not sign is refused at every launch, whatever
+    /// its fetch found.
+    public func launch(bundle: URL?, now: Date, runApp: Bool = true, screenshot: URL? = nil, trust: BundleTrust? = nil) throws -> LaunchResult {
         var model = try model()
         let storyboard = try launchScreen(model)
         let variant = storyboard.variant(for: model)
@@ -196,7 +203,7 @@ public struct SandboxSimulator {
         var report: ApplyReport?
         var refused: [String] = []
         if runApp, let bundle {
-            (report, refused) = try self.runApp(bundle: bundle, now: now) { try $0.apply() }
+            (report, refused) = try self.runApp(bundle: bundle, now: now, trust: trust) { try $0.apply() }
         }
         return LaunchResult(
             file: shown.name, variant: variant, contentHash: sha256Hex(shown.data), showing: showing, image: shown.image,
@@ -212,16 +219,23 @@ public struct SandboxSimulator {
         return (report, refused)
     }
 
+    /// How the installed app trusts bundles: its pinned key, or (installed without one) it accepts
+    /// unsigned bundles.
+    public func appTrust() throws -> BundleTrust {
+        try model().pinnedKey.map { .pinned(try PinnedKey($0)) } ?? .acceptingUnsignedBundles
+    }
+
     /// Runs the app's applier (`body`) as the simulated app makes it: its version, build, bundle
-    /// identifier, interface style and screen scale, the OS's decoder; before iOS 13 under the guard
-    /// that refuses in-place writes. Returns its report and the writes refused.
+    /// identifier, interface style, screen scale and trust (`trust`, else ``appTrust()``), the OS's
+    /// decoder; before iOS 13 under the guard that refuses in-place writes. Returns its report and
+    /// the writes refused.
     private func runApp(
-        bundle: URL?, now: Date, _ body: (SnapshotApplier) throws -> ApplyReport
+        bundle: URL?, now: Date, trust: BundleTrust? = nil, _ body: (SnapshotApplier) throws -> ApplyReport
     ) throws -> (ApplyReport?, [String]) {
         let model = try model()
         var applier = SnapshotApplier(
             container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-            osVersion: try os(model), decoder: SimulatedAppDecoder(), trust: .acceptingUnsignedBundles, clock: { now })
+            osVersion: try os(model), decoder: SimulatedAppDecoder(), trust: try trust ?? appTrust(), clock: { now })
         applier.interfaceStyle = model.interfaceStyle ?? .automatic
         applier.appBundleID = model.bundleID
         applier.screenScale = try PhoneScreen.named(model.device).scale

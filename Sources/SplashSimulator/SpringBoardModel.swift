@@ -34,6 +34,10 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
     public var rendered: [String: String]? = nil
     /// Launches so far.
     public var launches: Int
+    /// The public key the app pins (a `.pub` file's text, as `keygen` writes it): its fetches and
+    /// every run of its applier check bundles against it. Nil: the app accepts unsigned bundles, as
+    /// a development build may.
+    public var pinnedKey: String? = nil
 
     /// One cached launch image's variant.
     public struct Variant: Codable, Equatable, Hashable, Sendable {

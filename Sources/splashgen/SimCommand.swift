@@ -55,14 +55,22 @@ struct SimCommand: AsyncParsableCommand {
         var leftovers: String?
         @Option(help: "The app's UIUserInterfaceStyle: light or dark (the OS renders only that style; the app's applier is told), or auto.")
         var interfaceStyle: InterfaceStyleArgument = .auto
+        @Option(
+            help:
+                "The public key file (from keygen) the app pins: its fetches and every apply check bundles against it (default: none, the app accepts unsigned bundles)."
+        )
+        var key: String?
 
         func run() throws {
+            let pinned: String?
+            do { pinned = try key.map { try String(contentsOfFile: $0, encoding: .utf8) } } catch { throw Console.fail(error) }
             try sandbox.run {
                 try $0.install(
                     launchScreen: try launchScreen.map { URL(fileURLWithPath: $0) } ?? SandboxSimulator.defaultLaunchScreen, version: app.version ?? "1.0",
                     build: app.build ?? "1",
                     device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
-                    leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style, cacheFormat: cacheFormat)
+                    leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style, cacheFormat: cacheFormat,
+                    pinnedKey: pinned)
             }
         }
     }
@@ -86,7 +94,7 @@ struct SimCommand: AsyncParsableCommand {
         @OptionGroup var sandbox: Sandbox
         @Option(help: "The bundle the app's applier uses.") var bundle: String?
         @Option(help: "A published tree's URL: the app fetches it into its container first, then applies what is installed.") var from: String?
-        @Option(help: "With --from: the public key file the app pins.") var key: String?
+        @Option(help: "The public key file the app pins for this launch's fetch and apply (default: the one it was installed with).") var key: String?
         @Option(help: "The current time, ISO 8601 with offset (default: now).") var now: String?
         @Option(help: "Write what the user saw to this PNG.") var screenshot: String?
         @Flag(help: "Do not run the app's code.") var noApp = false
@@ -101,10 +109,13 @@ struct SimCommand: AsyncParsableCommand {
         func run() async throws {
             var bundle = self.bundle.map { URL(fileURLWithPath: $0) }
             var fetchFailure: (any Error)?
+            // The app's one trust, for its fetch and for its applier (a 304 included).
+            let trust: BundleTrust
+            do { trust = try key.map { try Splashgen.trust(keyFile: $0) } ?? sandbox.simulator.appTrust() } catch { throw Console.fail(error) }
             if let from, let base = URL(string: from) {
                 // As the app does: fetch what is new, then apply whatever bundle is installed.
                 do {
-                    let fetcher = try sandbox.simulator.fetcher(from: base, trust: try Splashgen.trust(keyFile: key))
+                    let fetcher = try sandbox.simulator.fetcher(from: base, trust: trust)
                     do { print("app fetched:\n" + FetchCommand.describe(try await fetcher.fetch())) } catch { fetchFailure = error }
                     bundle = fetcher.current
                 } catch {
@@ -112,12 +123,12 @@ struct SimCommand: AsyncParsableCommand {
                 }
                 if let fetchFailure { _ = Console.fail(fetchFailure, context: "the app's fetch (the installed bundle, if any, is applied)") }
             }
-            try launch(bundle: bundle)
+            try launch(bundle: bundle, trust: trust)
             // The launch went as far as it could without the refused fetch: done, with a problem listed.
             if fetchFailure != nil { throw ExitCode(3) }
         }
 
-        func launch(bundle: URL?) throws {
+        func launch(bundle: URL?, trust: BundleTrust) throws {
             let date: Date
             if let now {
                 switch ScheduleTime.parse(now) {
@@ -131,7 +142,7 @@ struct SimCommand: AsyncParsableCommand {
             do {
                 let result = try sandbox.simulator.launch(
                     bundle: bundle, now: date, runApp: !noApp,
-                    screenshot: try screenshot.map { path throws in try OutputFile.check(OutputFile.resolve(path), example: "screen.png") })
+                    screenshot: try screenshot.map { path throws in try OutputFile.check(OutputFile.resolve(path), example: "screen.png") }, trust: trust)
                 if let reason = result.regenerated { print("the OS rendered the launch screen again: \(reason)") }
                 print(
                     "showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)): \(result.showing), sha256 \(result.contentHash.prefix(12))"

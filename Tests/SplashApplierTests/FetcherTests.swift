@@ -479,6 +479,34 @@ import Testing
             replay.stderr.contains("an older manifest replayed, refused") && replay.stdout.contains("campaign   double11"), "\(replay.stdout)\(replay.stderr)")
     }
 
+    /// The simulated app pins its key as an app does (issue 38): `sim install --key` gives it the key,
+    /// and every launch checks the bundle it applies against it, also when the fetch found nothing new
+    /// (a `304`). A bundle in its container signed by another key is refused by the apply (exit 1,
+    /// the signature named) and the cache keeps what it showed; before, the simulated app applied
+    /// whatever was installed.
+    @Test func theSimulatedAppChecksItsPinnedKeyAtEveryLaunchA304Included() throws {
+        let server = try Season15.served()
+        let keyFile = temporaryFolder("key").appendingPathComponent("key.pub")
+        try Season15.key.publicKey.write(to: keyFile, atomically: true, encoding: .utf8)
+        let url = server.base.appendingPathComponent("season").absoluteString
+        let root = temporaryFolder("pinned-sim").appendingPathComponent("s")
+        let install = try splashgen("sim", "install", "--sandbox", root.path, "--app-version", "5.2", "--app-build", "100", "--key", keyFile.path)
+        #expect(install.status == 0, "\(install.stderr)")
+        let first = try splashgen("sim", "launch", "--sandbox", root.path, "--from", url, "--now", "2026-11-11T12:00:00+08:00")
+        #expect(first.status == 0 && first.stdout.contains("campaign   double11"), "\(first.stdout)\(first.stderr)")
+        let sim = SandboxSimulator(root: root)
+        let shown = try sim.cachedFiles()
+
+        // The installed bundle, signed again by another key: the server's tree is unchanged, so the
+        // next fetch is a 304.
+        let installed = sim.container.appendingPathComponent("Library/Application Support/splashgen/downloads/bundle")
+        try BundleTools.sign(bundle: installed, privateKey: BundleSignature.makeKeyPair().privateKey)
+        let second = try splashgen("sim", "launch", "--sandbox", root.path, "--from", url, "--now", "2026-11-12T12:00:00+08:00")
+        #expect(second.stdout.contains("nothing new (serial 1)"), "\(second.stdout)")
+        #expect(second.status == 1 && second.stderr.contains("signature"), "\(second.stdout)\(second.stderr)")
+        #expect(try sim.cachedFiles() == shown, "nothing changed")
+    }
+
     func sliceObjectsOf(campaign: String, tree: URL) throws -> Set<String> {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json"))) as! [String: Any]
         let entry = (json["campaigns"] as! [[String: Any]]).first { $0["id"] as? String == campaign }!
