@@ -175,9 +175,7 @@ package enum OutputFile {
     /// `CNAME` or a link anywhere makes it someone's folder.
     package static func holdsOnlyABundle(_ folder: URL) -> Bool {
         let contained = ContainedFolder(folder)
-        guard let data = readBounded(folder.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes),
-            let manifest = try? Manifest.decode(from: data)
-        else { return false }
+        guard let manifest = manifest(in: folder) else { return false }
         let named = Set(manifest.campaigns.flatMap(\.snapshots).map(\.object))
         // A folder that cannot be listed whole is not known to hold only a bundle.
         func listing(_ url: URL) -> [(name: String, kind: mode_t)]? {
@@ -199,10 +197,11 @@ package enum OutputFile {
         return true
     }
 
-    /// Whether `folder` holds a bundle or a published tree: a `manifest.json` that reads as a manifest.
-    static func holdsManifest(_ folder: URL) -> Bool {
-        guard let data = readBounded(folder.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else { return false }
-        return (try? Manifest.decode(from: data)) != nil
+    /// The manifest `folder` holds, a bundle's or a published tree's: its `manifest.json`, when that
+    /// reads as a manifest.
+    static func manifest(in folder: URL) -> Manifest? {
+        guard let data = readBounded(folder.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) else { return nil }
+        return try? Manifest.decode(from: data)
     }
 
     /// The output (resolved) against the inputs, each resolved through links: the same path, one
@@ -218,7 +217,7 @@ package enum OutputFile {
         }
         var folder = output.deletingLastPathComponent()
         while folder.path != "/" {
-            if let (input, _) = sources.first(where: { $0.1.hasPrefix(folder.path + "/") }), holdsManifest(folder) {
+            if let (input, _) = sources.first(where: { $0.1.hasPrefix(folder.path + "/") }), manifest(in: folder) != nil {
                 throw .insideBundleOfInput(output.path, bundle: folder.path, input: input.path)
             }
             folder = folder.deletingLastPathComponent()
