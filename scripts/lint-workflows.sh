@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Lints the GitHub workflows: actionlint (the workflow schema, expressions, runner labels, action
 # inputs and runtimes), with shellcheck over every `run:` script, then zizmor's offline audits
-# (unpinned actions, persisted credentials, permissions, template injection, …). Exits 1 on any
-# finding of either, or when a tool is missing; it installs nothing. `make test` runs it.
+# (unpinned actions, persisted credentials, permissions, template injection, …), then the
+# project's own rule for secrets (scripts/lint-secrets.py: no step given a secret runs a package
+# manager, a test or an action, and a job holding one is protected and runs on the default branch
+# or tags only). Exits 1 on any finding, or when a tool is missing; it installs nothing. `make
+# test` runs it.
 #
 #   scripts/lint-workflows.sh
 #
@@ -11,7 +14,8 @@
 #   - ShellCheck: Debian and Homebrew `shellcheck`; actionlint runs it on each `run:` script and
 #     reports what it finds as findings of its own;
 #   - zizmor: PyPI `zizmor` (python3 -m pip install zizmor). --offline: no GitHub API calls, so no
-#     token is needed and the result does not depend on the network.
+#     token is needed and the result does not depend on the network;
+#   - PyYAML for lint-secrets.py: Debian's python3-yaml.
 set -euo pipefail
 # Whatever ends the script early says where: never an exit 1 with no word.
 trap 'echo "lint-workflows: stopped at line $LINENO: $BASH_COMMAND exited $?" >&2' ERR
@@ -48,4 +52,5 @@ if zizmor --offline --no-progress --strict-collection .github/workflows; then
 else
     status=1
 fi
+python3 scripts/lint-secrets.py "${workflows[@]}" || status=1
 exit $status

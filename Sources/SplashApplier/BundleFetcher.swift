@@ -45,6 +45,8 @@ public struct BundleFetcher: Sendable {
     /// server's last failure, or, when there was none, ``FetchError/timedOut(_:_:)`` naming the
     /// deadline (``FetchError/busy(_:)`` when another fetch held the folder's lock until then).
     public var deadline: TimeInterval = 120
+    /// The time a key certificate's expiry is checked against (by default the phone's clock).
+    public var clock: @Sendable () -> Date = { Date() }
 
     /// The longest wait between two tries, however many were made.
     public static let longestBackoff: TimeInterval = 30
@@ -183,17 +185,23 @@ public struct BundleFetcher: Sendable {
     /// is that bundle's.
     private struct Slice {
         var manifest: Manifest, body: Data, etag: String?, signature: String?, serial: Int
+        /// Its key certificate's version (0 without one) and serial: what phones rank seasons by.
+        var rank: Rank { Rank(version: manifest.keyVersion, serial: serial) }
         var held: Held?
         var unchanged: Bool
     }
 
     /// Step 2: this screen's slice, signature checked, and refused unless it is this app's, signed
-    /// for this screen, published (a serial), and not older than the highest serial ever installed
+    /// for this screen, published (a serial), and not ranked below the highest rank ever installed
     /// here (kept outside `bundle/`, so a bundle deleted or damaged does not open the door to an
-    /// older manifest).
+    /// older manifest). The rank is the key certificate's version, then the serial: a season under
+    /// an older certificate is signed by a retired key, whatever its serial.
     private func newSlice(report: inout FetchReport) async throws(FetchError) -> Slice {
         let held = heldBundle()
-        let floor = max(highWater(), held.flatMap { $0.manifest.app.bundleID == bundleID || bundleID == nil ? $0.manifest.serial : nil } ?? 0)
+        let heldRank = held.flatMap {
+            $0.manifest.app.bundleID == bundleID || bundleID == nil ? Rank(version: $0.manifest.keyVersion, serial: $0.manifest.serial ?? 0) : nil
+        }
+        let floor = max(highWater(), heldRank ?? Rank(version: 0, serial: 0))
         // Revalidated only when it is this app's slice for this screen and these appearances.
         let current = held.flatMap { $0.fetchedFor == fetchedFor && (bundleID == nil || $0.manifest.app.bundleID == bundleID) ? $0 : nil }
         try checkCancelled()
@@ -215,7 +223,9 @@ public struct BundleFetcher: Sendable {
         }
         guard let serial = manifest.serial else { throw .notPublished }
         let unchanged = current.map { $0.data == body } ?? false
-        if serial < floor || (serial == floor && current != nil && !unchanged) { throw .replayed(serial: serial, held: floor) }
+        let rank = Rank(version: manifest.keyVersion, serial: serial)
+        if rank.version < floor.version { throw .retiredKey(version: rank.version, held: floor.version) }
+        if rank < floor || (rank == floor && current != nil && !unchanged) { throw .replayed(serial: serial, held: floor.serial) }
         return Slice(manifest: manifest, body: body, etag: etag, signature: signatureText, serial: serial, held: current, unchanged: unchanged)
     }
 
@@ -293,8 +303,8 @@ public struct BundleFetcher: Sendable {
         let fetcher = self
         try await BlockingWork.run { () throws(FetchError) in try fetcher.install() }
         // After the install: a failed one must not make its own serial look replayed. A kill in between
-        // leaves the installed bundle's serial, which counts too.
-        if slice.serial > highWater() { try await writeFile(Data(String(slice.serial).utf8), to: folder.appendingPath("serial")) }
+        // leaves the installed bundle's rank, which counts too.
+        if slice.rank > highWater() { try await writeFile(Data(slice.rank.text.utf8), to: folder.appendingPath("serial")) }
     }
 
     /// What a bundle was fetched for: the slice and the appearances. Another screen (Display Zoom
@@ -315,11 +325,12 @@ public struct BundleFetcher: Sendable {
             let signature = try await get(slicePath + ".sig", limit: ReadLimits.signatureBytes, etag: nil, report: &report)
             guard signature.status == 200 else { throw .httpStatus(url(slicePath + ".sig").absoluteString, signature.status) }
             let text = String(decoding: signature.body, as: UTF8.self)
-            if let problem = BundleSignature.verify(slice.body, signature: text, publicKey: trustedKey) {
+            do throws(BundleProblem) {
+                report.signer = try BundleSignature.check(slice.body, signature: text, root: trustedKey, at: clock())
+            } catch {
                 if again { again = false; continue }
-                throw .badBundle(problem)
+                throw .badBundle(error)
             }
-            report.signatureChecked = true
             return (slice.body, slice.etag, text)
         }
     }
@@ -346,9 +357,29 @@ public struct BundleFetcher: Sendable {
         return Held(manifest: manifest, data: data, etag: text("etag"), signature: text(BundleSignature.fileName), fetchedFor: text("fetched-for") ?? "")
     }
 
-    /// The highest serial installed here so far (0 before the first).
-    private func highWater() -> Int {
-        readBounded(folder.appendingPath("serial"), limit: 64, within: contained).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+    /// The highest rank installed here so far (0 and 0 before the first).
+    private func highWater() -> Rank {
+        readBounded(folder.appendingPath("serial"), limit: 64, within: contained).flatMap { Rank(String(decoding: $0, as: UTF8.self)) }
+            ?? Rank(version: 0, serial: 0)
+    }
+
+    /// How seasons are ordered on a phone: by the version of the key certificate they carry, then by
+    /// serial. Kept in the folder's `serial` file as `<serial>` (no certificate, as before
+    /// certificates existed) or `<serial> <version>`.
+    struct Rank: Comparable {
+        var version: Int, serial: Int
+
+        static func < (a: Rank, b: Rank) -> Bool { (a.version, a.serial) < (b.version, b.serial) }
+
+        init(version: Int, serial: Int) { (self.version, self.serial) = (version, serial) }
+
+        init?(_ text: String) {
+            let parts = text.split(separator: " ").map { Int($0) }
+            guard (1...2).contains(parts.count), let serial = parts[0], let version = parts.count == 2 ? parts[1] : 0 else { return nil }
+            (self.version, self.serial) = (version, serial)
+        }
+
+        var text: String { version == 0 ? String(serial) : "\(serial) \(version)" }
     }
 
     /// Finishes an install a kill interrupted between its two renames, and refuses links where the
@@ -487,7 +518,9 @@ public struct FetchReport: Codable, Equatable, Sendable {
     /// A new bundle was installed.
     public var installedNew = false
     /// The signature was checked against a pinned key.
-    public var signatureChecked = false
+    public var signatureChecked: Bool { signer != nil }
+    /// Who signed the slice (the key, and the root's certificate of it), when a pinned key checked it.
+    package var signer: BundleSignature.Signer?
     /// The campaigns of the installed slice.
     public var campaigns: [String] = []
     /// Campaigns with no snapshot for this screen (every one, when the slice holds none).
@@ -518,6 +551,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case badObject(String, String)
     /// The manifest's serial is lower than the installed one's (or equal with other bytes): a replay.
     case replayed(serial: Int, held: Int)
+    /// The slice's key certificate is older than one a season installed here carried: it is signed
+    /// by a retired key.
+    case retiredKey(version: Int, held: Int)
     /// The manifest was not written by `splashgen publish` (no serial or no deflated sizes).
     case notPublished
     /// A local file operation failed: which, on what path, and the system's error number.
@@ -567,6 +603,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badObject(let name, let detail): return "object \(name): \(detail)"
         case .cancelled(let folder): return "\(folder): the fetch was cancelled before it installed anything; the installed bundle is as it was"
         case .replayed(let serial, let held): return "the server offers serial \(serial) but serial \(held) is installed: an older manifest replayed, refused"
+        case .retiredKey(let version, let held):
+            return
+                "the server offers a season signed under key certificate version \(version), but one under version \(held) is installed here: signed by a retired key, refused"
         case .badParameter(let name, let reason): return "\(name) \(reason)"
         case .notPublished: return "the manifest was not written by splashgen publish (no serial or no deflated sizes)"
         case .fileSystem(let error): return error.description

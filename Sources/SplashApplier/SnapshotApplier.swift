@@ -117,7 +117,7 @@ public struct SnapshotApplier: Sendable {
         // 1.
         try checkParameters()
         let now = clock()
-        var target = try locate(opening: mode == .status)
+        var target = try locate(opening: mode == .status, at: now)
         guard let paths = target.paths else {
             return ApplyReport(
                 folder: nil, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [],
@@ -325,12 +325,12 @@ public struct SnapshotApplier: Sendable {
     /// Where the run works: the container checked, the manifest's bytes and hash read (not parsed),
     /// the app's bundle identifier and its paths. The bundle is opened (parsed, signature checked)
     /// only when the run needs it.
-    private func locate(opening: Bool) throws(ApplierError) -> Target {
+    private func locate(opening: Bool, at now: Date) throws(ApplierError) -> Target {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw .noContainer(container.path)
         }
-        var target = Target(bundle: bundle, trustedKey: trust.key)
+        var target = Target(bundle: bundle, trustedKey: trust.key, now: now)
         if let bundle {
             switch readBoundedFile(bundle.appendingPath("manifest.json"), limit: ReadLimits.manifestBytes) {
             case .success(let data): target.stamp = sha256Hex(data)
@@ -355,15 +355,17 @@ public struct SnapshotApplier: Sendable {
     private struct Target {
         let bundle: URL?
         let trustedKey: Data?
+        /// What a key certificate's expiry is checked against.
+        let now: Date
         var stamp: String?
         var paths: ApplierPaths?
         var opened: SnapshotBundle?
 
-        /// The bundle, parsed and (with a pinned key) its signature checked, once.
+        /// The bundle, parsed and (with a pinned key) its signature and key certificate checked, once.
         mutating func open() throws(ApplierError) -> SnapshotBundle? {
             guard let bundle else { return nil }
             if let opened { return opened }
-            do { opened = try SnapshotBundle(root: bundle, trustedKey: trustedKey) } catch { throw .badBundle(error) }
+            do { opened = try SnapshotBundle(root: bundle, trustedKey: trustedKey, at: now) } catch { throw .badBundle(error) }
             return opened
         }
     }

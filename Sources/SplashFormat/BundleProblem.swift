@@ -54,6 +54,14 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case unsigned
     /// `manifest.sig` does not verify against the manifest and the pinned key.
     case badSignature
+    /// The manifest's certificate is not the pinned root key's.
+    case certificateNotFromRoot(root: String)
+    /// The manifest's certificate is signed by the root but does not read as one.
+    case badCertificate(String)
+    /// The manifest's certificate expired: the key it certified signs nothing any more.
+    case certificateExpired(key: String, version: Int, expires: Date)
+    /// `manifest.sig` does not verify with the key the manifest's certificate certifies.
+    case badSignatureOfCertifiedKey(String)
 
     public var description: String {
         switch self {
@@ -76,6 +84,14 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .otherScreen(let expected, let found): return "the manifest is signed for \(found), not this screen's \(expected)"
         case .unsigned: return "the bundle is not signed, and a key is pinned"
         case .badSignature: return "the manifest's signature does not verify with the pinned key (tampered, or signed by another key)"
+        case .certificateNotFromRoot(let root):
+            return "the manifest's key certificate is not signed by the pinned root key \(root): signed by another root, or tampered"
+        case .badCertificate(let detail): return "the manifest's key certificate is unusable: \(detail)"
+        case .certificateExpired(let key, let version, let expires):
+            return
+                "the certificate of key \(key) (version \(version)) expired at \(expires.formatted(.iso8601)): the key signs nothing any more; publish with a key certified anew (splashgen certify)"
+        case .badSignatureOfCertifiedKey(let key):
+            return "the manifest's signature does not verify with key \(key), which its certificate names (tampered, or signed by another key)"
         }
     }
 }

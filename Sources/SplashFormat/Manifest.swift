@@ -24,6 +24,10 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// screen it is for, in portrait pixels, inside the signature. A fetcher refuses a slice that is
     /// not for its own screen, however validly signed. Nil on a whole manifest.
     package var screen: Size?
+    /// Set when the manifest is signed by an online key (`sign`, `pack` or `publish` with
+    /// `--certificate`): the root's certificate of that key, inside the signed bytes. Readers that
+    /// predate it ignore the field. Nil when the pinned key signs directly, or unsigned.
+    package var certificate: KeyCertificate?
 
     /// The app a bundle applies to.
     package struct App: Codable, Equatable, Sendable {
@@ -256,7 +260,7 @@ package struct Manifest: Codable, Equatable, Sendable {
         self.serial = serial
     }
 
-    private enum CodingKeys: String, CodingKey { case schema, generator, app, campaigns, serial, screen }
+    private enum CodingKeys: String, CodingKey { case schema, generator, app, campaigns, serial, screen, certificate }
 
     /// A campaign of schema 1 or 2, as far as its marker goes.
     private struct CampaignMarker: Decodable { var marker: Marker? }
@@ -272,6 +276,7 @@ package struct Manifest: Codable, Equatable, Sendable {
         campaigns = try keys.decode([Campaign].self, forKey: .campaigns)
         serial = try keys.decodeIfPresent(Int.self, forKey: .serial)
         screen = try keys.decodeIfPresent(Size.self, forKey: .screen)
+        certificate = try keys.decodeIfPresent(KeyCertificate.self, forKey: .certificate)
         if schema < 3, app.marker == nil {
             let markers = try keys.decode([CampaignMarker].self, forKey: .campaigns).compactMap(\.marker)
             if let first = markers.first, let other = markers.first(where: { $0 != first }) {

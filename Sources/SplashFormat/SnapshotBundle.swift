@@ -9,9 +9,12 @@ package struct SnapshotBundle: Sendable {
     package let manifest: Manifest
     /// The manifest's bytes, as signed.
     package let manifestData: Data
+    /// Who signed it, when it was checked against a key.
+    package private(set) var signer: BundleSignature.Signer?
 
-    /// Reads and checks the manifest; with `trustedKey`, also its signature.
-    package init(root: URL, trustedKey: Data? = nil) throws(BundleProblem) {
+    /// Reads and checks the manifest; with `trustedKey` (the pinned root), also its signature and
+    /// the certificate it carries, unexpired at `now` (nil: expiry not checked).
+    package init(root: URL, trustedKey: Data? = nil, at now: Date? = nil) throws(BundleProblem) {
         self.root = root
         let data: Data
         switch readBoundedFile(root.appendingPath("manifest.json"), limit: ReadLimits.manifestBytes) {
@@ -27,7 +30,7 @@ package struct SnapshotBundle: Sendable {
             case .failure(.missing): signature = nil
             case .failure: signature = ""
             }
-            if let problem = BundleSignature.verify(data, signature: signature, publicKey: trustedKey) { throw problem }
+            signer = try BundleSignature.check(data, signature: signature, root: trustedKey, at: now)
         }
         do { manifest = try Manifest.decode(from: data) } catch {
             switch error {

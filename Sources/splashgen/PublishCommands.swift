@@ -18,6 +18,7 @@ struct PublishCommand: ParsableCommand {
     @Argument(help: "The bundle folder or archive.") var bundle: String
     @Option(name: [.short, .customLong("output")], help: "The tree to write into (created, or updated in place).") var output: String
     @Option(help: "The private key file from keygen.") var key: String
+    @OptionGroup var certificate: CertificateOption
     @Option(
         help: "The serial to publish (default: one more than the tree at --output holds, so publish into a copy of the live tree); refused when not greater.")
     var serial: Int?
@@ -27,10 +28,10 @@ struct PublishCommand: ParsableCommand {
             let privateKey = try String(contentsOfFile: key, encoding: .utf8)
             let report = try Publisher.publish(
                 bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
-                privateKey: privateKey, serial: serial, waiting: Console.waiting(for: output))
+                privateKey: privateKey, certificate: certificate.read(), serial: serial, waiting: Console.waiting(for: output))
             let withdrawn = report.withdrawnScreens == 0 ? "" : " (and \(report.withdrawnScreens) withdrawn)"
             print(
-                "\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed"
+                "\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed with key \(report.signer.keyID)\(CertificateOption.describe(report.signer))"
             )
             if report.repairedObjects > 0 { print("  \(report.repairedObjects) damaged object files written anew") }
             for name in report.damagedObjectsLeft {
@@ -123,7 +124,7 @@ struct FetchCommand: AsyncParsableCommand {
             : "installed serial \(report.serial.map(String.init) ?? "none"): \(report.campaigns.joined(separator: ", "))"
         var lines = [
             "\(report.installed.path): \(what)",
-            "  \(report.objectsDownloaded) objects downloaded, \(report.objectsKept) kept; \(report.requests) requests (\(report.retries) retries), \(Console.bytes(report.bytesReceived)) received; \(report.notModified ? "the installed bundle is kept" : report.signatureChecked ? "signature valid" : "signature not checked (no --key)")",
+            "  \(report.objectsDownloaded) objects downloaded, \(report.objectsKept) kept; \(report.requests) requests (\(report.retries) retries), \(Console.bytes(report.bytesReceived)) received; \(report.notModified ? "the installed bundle is kept" : report.signer.map { "signature valid: \($0.chain)" } ?? "signature not checked (no --key)")",
         ]
         if !report.campaignsWithoutThisScreen.isEmpty {
             lines.append("  warning: no snapshot of this screen in \(report.campaignsWithoutThisScreen.joined(separator: ", "))")

@@ -25,7 +25,10 @@ struct KeygenCommand: ParsableCommand {
             try Data(pair.privateKey.utf8).write(to: key, options: .withoutOverwriting)
             chmod(key.path, 0o600)
             try Data(pair.publicKey.utf8).write(to: pub, options: .withoutOverwriting)
-            print("private key \(key.path) (keep it secret), public key \(pub.path) (pin it in the app)")
+            let id = (try? BundleSignature.keyID(BundleSignature.publicKey(pair.publicKey))) ?? "?"
+            print(
+                "key \(id): private key \(key.path) (keep it secret), public key \(pub.path) (pin it in the app when it is the root; certify it with the root when it signs seasons)"
+            )
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -40,11 +43,13 @@ struct SignCommand: ParsableCommand {
 
     @Argument(help: "The bundle folder.") var bundle: String
     @Option(help: "The private key file from keygen.") var key: String
+    @OptionGroup var certificate: CertificateOption
 
     func run() throws {
         do {
-            try BundleTools.sign(bundle: URL(fileURLWithPath: bundle), privateKey: String(contentsOfFile: key, encoding: .utf8))
-            print("signed \(bundle)/\(BundleSignature.fileName)")
+            let signer = try BundleTools.sign(
+                bundle: URL(fileURLWithPath: bundle), privateKey: String(contentsOfFile: key, encoding: .utf8), certificate: certificate.read())
+            print("signed \(bundle)/\(BundleSignature.fileName) with key \(signer.keyID)\(CertificateOption.describe(signer))")
         } catch {
             throw Console.fail(error, context: bundle)
         }
@@ -64,9 +69,11 @@ struct PackCommand: ParsableCommand {
     @Option(help: "Sign the (possibly sliced) manifest with this private key file (from keygen).") var key: String?
     /// The first release's spelling of `--key`.
     @Option(help: .hidden) var sign: String?
+    @OptionGroup var certificate: CertificateOption
 
     func validate() throws {
         guard output != nil || device != nil else { throw ValidationError("pack needs -o ARCHIVE, or --device to print a slice") }
+        guard certificate.certificate == nil || key ?? sign != nil else { throw ValidationError("--certificate goes with --key, the key it certifies") }
     }
 
     func run() throws {
@@ -74,7 +81,8 @@ struct PackCommand: ParsableCommand {
             let privateKey = try (key ?? sign).map { try String(contentsOfFile: $0, encoding: .utf8) }
             let inputs = [URL(fileURLWithPath: bundle)]
             let named = try output.map { path throws in try OutputFile.check(OutputFile.resolve(path), example: "bundle.zip", inputs: inputs) }
-            let contents = try BundleTools.contents(of: URL(fileURLWithPath: bundle), slice: device.map(ScreenSlice.init), privateKey: privateKey)
+            let contents = try BundleTools.contents(
+                of: URL(fileURLWithPath: bundle), slice: device.map(ScreenSlice.init), privateKey: privateKey, certificate: certificate.read())
             let raw = contents.objects.values.reduce(0) { $0 + $1.count } + contents.manifest.count
             let target = try BundleArchive.write(
                 contents, to: named ?? FileManager.default.temporaryDirectory.appendingPathComponent("splashgen-slice-\(UUID().uuidString).zip"), inputs: inputs
@@ -129,7 +137,10 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check a bundle folder or archive: signature, every hash, every header and pixel size.")
 
     @Argument(help: "A bundle folder or archive.") var bundle: String
-    @Option(help: "The public key file (from keygen) the signature must verify with.") var key: String?
+    @Option(
+        help:
+            "The public key file (from keygen) the app pins: the signature must verify with it, or with an online key the manifest's certificate says it certified, unexpired."
+    ) var key: String?
 
     func run() throws {
         let publicKey: Data?
@@ -141,7 +152,8 @@ struct VerifyCommand: ParsableCommand {
             for problem in report.problems { Console.error("\(bundle): error: \(problem)") }
             throw ExitCode.failure
         }
-        let signature = report.signatureChecked ? "signature valid" : report.signed ? "signed (no --key given, signature not checked)" : "not signed"
+        let signature =
+            report.signer.map { "signature valid: \($0.chain)" } ?? (report.signed ? "signed (no --key given, signature not checked)" : "not signed")
         print("\(bundle): ok (\(report.kind), \(report.objects) objects verified, \(signature))")
     }
 }
@@ -218,6 +230,79 @@ struct PreviewCommand: ParsableCommand {
             throw exit
         } catch {
             throw Console.fail(error, context: source)
+        }
+    }
+}
+
+/// `--certificate FILE`: the root's certificate of the online key a command signs with.
+struct CertificateOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The root's certificate of --key (from certify): it goes inside the manifest, so apps that pin the root accept the signature.",
+            valueName: "file"))
+    var certificate: String?
+
+    /// The certificate, read; nil without the option.
+    func read() throws -> KeyCertificate? {
+        guard let certificate else { return nil }
+        do { return try KeyCertificate.read(String(contentsOfFile: certificate, encoding: .utf8)) } catch {
+            throw Console.fail(error, context: certificate)
+        }
+    }
+
+    /// `, certificate version N of root R, until DATE` for a signer with a certificate.
+    static func describe(_ signer: SigningKey) -> String {
+        guard let statement = signer.certificate?.unverifiedStatement else { return "" }
+        return ", certificate version \(statement.version) of root \(statement.rootID), until \(statement.expires.formatted(.iso8601))"
+    }
+}
+
+/// `splashgen certify`.
+struct CertifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "certify",
+        abstract: "Certify an online signing key with the root key apps pin: a new version retires every key an older one certified.",
+        discussion: """
+            Run it where the root's private key lives (offline), and give CI the online key and this \
+            certificate. Each certificate needs a version above every earlier one: a phone that has \
+            installed a season under version N refuses every season signed under a lower one \
+            (docs/reliability.md, "Keys").
+            """)
+
+    @Option(help: ArgumentHelp("The root's private key file (from keygen).", valueName: "file")) var root: String
+    @Option(help: ArgumentHelp("The online key's public key file (KEY.pub from keygen).", valueName: "file")) var key: String
+    @Option(
+        name: .customLong("certificate-version"),
+        help: ArgumentHelp("The certificate's version: above every certificate this root made before.", valueName: "n"))
+    var version: Int
+    @Option(help: ArgumentHelp("How long the certificate holds, in days (at most 3660).", valueName: "days")) var validFor = 365
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The certificate file to write (never overwritten).", valueName: "file"))
+    var output: String
+
+    func validate() throws {
+        guard version >= 1 else { throw ValidationError("--certificate-version must be 1 or more; found \(version)") }
+        guard (1...3660).contains(validFor) else { throw ValidationError("--valid-for must be 1 to 3660 days; found \(validFor)") }
+    }
+
+    func run() throws {
+        do {
+            let online = try BundleSignature.publicKey(String(contentsOfFile: key, encoding: .utf8))
+            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            let certificate = try KeyCertificate.certify(
+                key: online, rootPrivateKey: String(contentsOfFile: root, encoding: .utf8), version: version, issued: now,
+                expires: now.addingTimeInterval(Double(validFor) * 86_400))
+            let target = try OutputFile.resolve(output)
+            var info = stat()
+            guard lstat(target.path, &info) != 0 else { throw ValidationError("\(target.path) exists; certify never overwrites a file") }
+            try Data(certificate.fileText.utf8).write(to: target, options: .withoutOverwriting)
+            let statement = certificate.unverifiedStatement
+            print(
+                "\(target.path): key \(BundleSignature.keyID(online)) certified by root \(statement?.rootID ?? "?") as version \(version), until \(statement?.expires.formatted(.iso8601) ?? "?")"
+            )
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw Console.fail(error, context: output)
         }
     }
 }

@@ -112,10 +112,12 @@ struct SimCommand: AsyncParsableCommand {
             // The app's one trust, for its fetch and for its applier (a 304 included).
             let trust: BundleTrust
             do { trust = try key.map { try Splashgen.trust(keyFile: $0) } ?? sandbox.simulator.appTrust() } catch { throw Console.fail(error) }
+            let date = try launchTime()
             if let from, let base = URL(string: from) {
                 // As the app does: fetch what is new, then apply whatever bundle is installed.
                 do {
-                    let fetcher = try sandbox.simulator.fetcher(from: base, trust: trust)
+                    var fetcher = try sandbox.simulator.fetcher(from: base, trust: trust)
+                    fetcher.clock = { date }
                     do { print("app fetched:\n" + FetchCommand.describe(try await fetcher.fetch())) } catch { fetchFailure = error }
                     bundle = fetcher.current
                 } catch {
@@ -123,21 +125,21 @@ struct SimCommand: AsyncParsableCommand {
                 }
                 if let fetchFailure { _ = Console.fail(fetchFailure, context: "the app's fetch (the installed bundle, if any, is applied)") }
             }
-            try launch(bundle: bundle, trust: trust)
+            try launch(bundle: bundle, trust: trust, at: date)
             // The launch went as far as it could without the refused fetch: done, with a problem listed.
             if fetchFailure != nil { throw ExitCode(3) }
         }
 
-        func launch(bundle: URL?, trust: BundleTrust) throws {
-            let date: Date
-            if let now {
-                switch ScheduleTime.parse(now) {
-                case .success(let parsed): date = parsed
-                case .failure(let problem): throw ValidationError("--now: \(problem); found \"\(now)\"")
-                }
-            } else {
-                date = Date()
+        /// `--now`, or the clock's time.
+        func launchTime() throws -> Date {
+            guard let now else { return Date() }
+            switch ScheduleTime.parse(now) {
+            case .success(let parsed): return parsed
+            case .failure(let problem): throw ValidationError("--now: \(problem); found \"\(now)\"")
             }
+        }
+
+        func launch(bundle: URL?, trust: BundleTrust, at date: Date) throws {
             var appReport: ApplyReport?
             do {
                 let result = try sandbox.simulator.launch(

@@ -13,7 +13,7 @@ struct Splashgen: AsyncParsableCommand {
         subcommands: [
             BuildCommand.self, ValidateCommand.self, DevicesCommand.self, InspectCommand.self, DecodeCommand.self,
             ApplyCommand.self, RestoreCommand.self, StatusCommand.self, SimCommand.self,
-            KeygenCommand.self, SignCommand.self, PackCommand.self, UnpackCommand.self, VerifyCommand.self,
+            KeygenCommand.self, CertifyCommand.self, SignCommand.self, PackCommand.self, UnpackCommand.self, VerifyCommand.self,
             PublishCommand.self, FetchCommand.self, PreviewCommand.self,
         ]
     )

@@ -66,7 +66,7 @@ package enum Season15 {
     /// Publishes with serial `serial`, or one more than the tree holds (1, 2, …): the numbering these
     /// tests read, where `publish` itself would take the clock's larger serial.
     package static func publish(_ bundle: Result<URL, any Error>, to tree: URL, serial: Int? = nil) throws {
-        let next = try serial ?? Publisher.heldSerial(in: tree) + 1
+        let next = try serial ?? Publisher.heldSerial(in: tree).serial + 1
         _ = try Publisher.publish(bundle: try bundle.get(), to: tree, privateKey: key.privateKey, serial: next)
     }
 

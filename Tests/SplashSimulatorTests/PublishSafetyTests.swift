@@ -143,7 +143,7 @@ import Testing
             if let signature { try Data(signature.utf8).write(to: slice.appendingPathExtension("sig")) }
             let before = try files(tree)
             #expect(
-                throws: PublishError.notWrittenByPublish(slice.path, found: "not a slice of \(app) signed with this key (with its .sig)")
+                throws: PublishError.notWrittenByPublish(slice.path, found: "not a slice of \(app) signed under this key's root (with its .sig)")
             ) {
                 try Publisher.publish(bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey)
             }

@@ -4,17 +4,24 @@ import SplashFormatWriting
 
 /// What happens to a finished bundle: sign it, slice it for one screen, pack it, unpack it, verify it.
 package enum BundleTools {
-    /// Writes `manifest.sig` into a bundle folder, signed with a private key file's text.
-    package static func sign(bundle: URL, privateKey: String) throws {
-        let manifest = try SnapshotBundle(root: bundle).manifestData
-        let signature = try BundleSignature.sign(manifest, privateKey: privateKey)
-        try Data(signature.utf8).write(to: bundle.appendingPathComponent(BundleSignature.fileName), options: .atomic)
+    /// Writes `manifest.sig` into a bundle folder, signed with a private key file's text. With the
+    /// root's `certificate` of that key, the certificate goes into `manifest.json` first (the
+    /// manifest is written anew only when the certificate it carries changes).
+    package static func sign(bundle: URL, privateKey: String, certificate: KeyCertificate? = nil) throws -> SigningKey {
+        let opened = try SnapshotBundle(root: bundle)
+        let key = try SigningKey(privateKey: privateKey, certificate: certificate)
+        let signed = try key.sign(opened.manifest, bytes: opened.manifestData)
+        if signed.manifest != opened.manifestData { try signed.manifest.write(to: bundle.appendingPathComponent("manifest.json"), options: .atomic) }
+        try Data(signed.signature.utf8).write(to: bundle.appendingPathComponent(BundleSignature.fileName), options: .atomic)
+        return key
     }
 
     /// The archive contents of a bundle, every object verified; cut down to one screen when `slice`
-    /// is given, and (re)signed when `privateKey` is. A slice's manifest is new, so it must be signed
-    /// anew; an unsliced bundle keeps its `manifest.sig`.
-    package static func contents(of bundle: URL, slice: ScreenSlice? = nil, privateKey: String? = nil) throws -> BundleArchive.Contents {
+    /// is given, and (re)signed when `privateKey` is (with `certificate`, as ``sign(bundle:privateKey:certificate:)``).
+    /// A slice's manifest is new, so it must be signed anew; an unsliced bundle keeps its `manifest.sig`.
+    package static func contents(
+        of bundle: URL, slice: ScreenSlice? = nil, privateKey: String? = nil, certificate: KeyCertificate? = nil
+    ) throws -> BundleArchive.Contents {
         let opened = try SnapshotBundle(root: bundle)
         var manifest = opened.manifest
         var manifestData = opened.manifestData
@@ -25,7 +32,10 @@ package enum BundleTools {
             manifestData = manifest.encoded()
             signature = nil
         }
-        if let privateKey { signature = try BundleSignature.sign(manifestData, privateKey: privateKey) }
+        if let privateKey {
+            (manifestData, signature) = try SigningKey(privateKey: privateKey, certificate: certificate).sign(manifest, bytes: manifestData)
+            manifest = try Manifest.decode(from: manifestData)
+        }
         var objects: [String: Data] = [:]
         for snapshot in manifest.campaigns.flatMap(\.snapshots) where objects[snapshot.object] == nil {
             objects[snapshot.object] = try opened.verifiedObject(snapshot)
@@ -48,10 +58,11 @@ package enum BundleTools {
         return try writer.commit(manifestData: contents.manifest, signature: contents.signature)
     }
 
-    /// Every problem of a bundle folder or archive: structure, signature (when a key is given),
+    /// Every problem of a bundle folder or archive: structure, signature and key certificate (when a
+    /// key, the pinned root, is given; the certificate unexpired at `now`),
     /// every object's presence, size, hash, header and pixel size. A folder's objects are read one
     /// at a time.
-    package static func verify(_ url: URL, publicKey: Data?) -> VerifyReport {
+    package static func verify(_ url: URL, publicKey: Data?, at now: Date = Date()) -> VerifyReport {
         var report = VerifyReport()
         let files: BundleFiles
         do { files = try BundleFiles(url) } catch {
@@ -61,10 +72,8 @@ package enum BundleTools {
         report.kind = files.isArchive ? "archive" : "folder"
         report.signed = files.signature != nil
         if let publicKey {
-            if let problem = BundleSignature.verify(files.manifest, signature: files.signature, publicKey: publicKey) {
-                report.problems.append(problem.description)
-            } else {
-                report.signatureChecked = true
+            do { report.signer = try BundleSignature.check(files.manifest, signature: files.signature, root: publicKey, at: now) } catch {
+                report.problems.append(error.description)
             }
         }
         let manifest: Manifest
@@ -111,8 +120,10 @@ package struct VerifyReport: Sendable {
     package var objects = 0
     /// Whether a `manifest.sig` is present.
     package var signed = false
+    /// Who signed it, when it was checked against a key and holds.
+    package var signer: BundleSignature.Signer?
     /// Whether it was checked against a key and holds.
-    package var signatureChecked = false
+    package var signatureChecked: Bool { signer != nil }
     /// Everything wrong, one line each; empty when the bundle is sound.
     package var problems: [String] = []
 }

@@ -13,9 +13,9 @@ extension Publisher {
     /// served slice and its signature. A missing name is fine (publish makes it). A link is refused
     /// (publish follows none inside its tree), and so is a name that holds what publish does not
     /// write there: another kind of file, or at a slice's name anything but a slice of `app`
-    /// signed with `key` (the slices an earlier publication wrote). Object files named by their
+    /// signed under `root` (the slices an earlier publication wrote, before a key change too). Object files named by their
     /// hash are publish's own, and a damaged one is written anew.
-    static func refuseWhatItDidNotWrite(in tree: URL, objects: Set<String>, slices: [String], app: String, key: Data) throws(PublishError) {
+    static func refuseWhatItDidNotWrite(in tree: URL, objects: Set<String>, slices: [String], app: String, root: Data) throws(PublishError) {
         try expect(tree, "objects", S_IFDIR)
         try expect(tree, "screens", S_IFDIR)
         let files = ["manifest.json", BundleSignature.fileName] + objects.sorted().flatMap { ["objects/" + $0, "objects/" + $0 + ".deflate"] }
@@ -24,8 +24,8 @@ extension Publisher {
         for slice in slices.sorted() {
             let name = String(slice.dropFirst("screens/".count))
             let present = [name, name + ".sig"].contains { FileManager.default.fileExists(atPath: screens.appendingPathComponent($0).path) }
-            guard !present || ownSlice(name, in: screens, app: app, key: key) != nil else {
-                throw .notWrittenByPublish(tree.appendingPathComponent(slice).path, found: "not a slice of \(app) signed with this key (with its .sig)")
+            guard !present || ownSlice(name, in: screens, app: app, root: root) != nil else {
+                throw .notWrittenByPublish(tree.appendingPathComponent(slice).path, found: "not a slice of \(app) signed under this key's root (with its .sig)")
             }
         }
     }

@@ -35,10 +35,11 @@ package enum Publisher {
     /// a link, or holds what publish did not write (a slice's name not signed with this key for this
     /// app, a folder where a file goes), refuses the whole publication with nothing written.
     package static func publish(
-        bundle: URL, to tree: URL, privateKey: String, serial requested: Int? = nil, clock: Int? = nil,
+        bundle: URL, to tree: URL, privateKey: String, certificate: KeyCertificate? = nil, serial requested: Int? = nil, clock: Int? = nil,
         waiting: (() -> Void)? = nil
     ) throws -> PublishReport {
         let clock = try clock ?? clockSerial()
+        let key = try SigningKey(privateKey: privateKey, certificate: certificate)
         let output = try OutputFile.resolve(tree.path, followingLast: true)
         let files = try BundleFiles(bundle)
         var manifest = try Manifest.decode(from: files.manifest)
@@ -46,18 +47,22 @@ package enum Publisher {
         try OutputFile.refuseInputs(output, inputs: [bundle], replacedWhole: false)
         let lock = try TreeLock(output, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
-        let held = try heldSerial(in: output)
-        if let requested, requested <= held {
-            throw PublishError.serialNotGreater(requested: requested, held: held)
+        // Phones rank seasons by the certificate's version, then the serial: under a new version the
+        // serial starts again from the clock, so one a leaked key pushed ahead is left behind with it.
+        let (held, heldVersion) = try heldSerial(in: output)
+        if key.version < heldVersion { throw PublishError.retiredCertificate(version: key.version, held: heldVersion) }
+        let floor = key.version > heldVersion ? 0 : held
+        if let requested, requested <= floor {
+            throw PublishError.serialNotGreater(requested: requested, held: floor)
         }
-        guard held < Int.max else { throw PublishError.serialNotGreater(requested: held, held: held) }
-        let serial = requested ?? max(held + 1, clock)
+        guard floor < Int.max else { throw PublishError.serialNotGreater(requested: floor, held: floor) }
+        let serial = requested ?? max(floor + 1, clock)
         manifest.serial = serial
+        manifest.certificate = key.certificate
         let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
-        let ownKey = try BundleSignature.publicKey(ofPrivateKey: privateKey)
         try refuseWhatItDidNotWrite(
             in: output, objects: Set(manifest.campaigns.flatMap(\.snapshots).map(\.object)), slices: sizes.map(\.slicePath), app: manifest.app.bundleID,
-            key: ownKey)
+            root: key.root)
 
         let fm = FileManager.default
         let objects = output.appendingPathComponent("objects")
@@ -65,7 +70,7 @@ package enum Publisher {
             throw PublishError.notWritable(output.path, BundleWriter.reason(error))
         }
         var deflated: [String: Int] = [:]
-        var report = PublishReport(tree: output, serial: serial)
+        var report = PublishReport(tree: output, serial: serial, signer: key)
         for snapshot in manifest.campaigns.flatMap(\.snapshots) where deflated[snapshot.object] == nil {
             let data = try files.verifiedObject(snapshot)
             // An object already in the tree is kept only when it is still the object its name says.
@@ -115,38 +120,39 @@ package enum Publisher {
             let path = size.slicePath
             let slice = try ScreenSlice.pixels(width: size.width, height: size.height).apply(to: manifest)
             try writeSigned(
-                slice.encoded(), to: output.appendingPathComponent(path), signature: output.appendingPathComponent(path + ".sig"), privateKey: privateKey)
+                slice.encoded(), to: output.appendingPathComponent(path), signature: output.appendingPathComponent(path + ".sig"), key: key)
             report.screens += 1
         }
         let served = Set(sizes.map(\.slicePath))
         for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted() where !served.contains("screens/" + entry) {
-            guard let screen = ownSlice(entry, in: screensFolder, app: manifest.app.bundleID, key: ownKey) else { continue }
+            guard let screen = ownSlice(entry, in: screensFolder, app: manifest.app.bundleID, root: key.root) else { continue }
             var withdrawn = manifest
             withdrawn.campaigns = []
             withdrawn.screen = screen
             try writeSigned(
                 withdrawn.encoded(), to: screensFolder.appendingPathComponent(entry), signature: screensFolder.appendingPathComponent(entry + ".sig"),
-                privateKey: privateKey)
+                key: key)
             report.withdrawnScreens += 1
         }
         let whole = manifest.encoded()
         try writeSigned(
             whole, to: output.appendingPathComponent("manifest.json"), signature: output.appendingPathComponent(BundleSignature.fileName),
-            privateKey: privateKey)
+            key: key)
         report.manifestBytes = whole.count
         return report
     }
 
     /// The screen of `screens/<entry>` when it is a slice a publication wrote: named `<W>x<H>.json`
-    /// (portrait), a manifest of the same app, signed (its `.sig` beside it) with the key publishing
-    /// now. Anything else in `screens/` is someone else's file, and left alone: nil.
-    static func ownSlice(_ entry: String, in folder: URL, app: String, key: Data) -> Manifest.Size? {
+    /// (portrait), a manifest of the same app, signed (its `.sig` beside it) under the root the key
+    /// publishing now answers to (by that root, or by any key it certified, expired or not). Anything
+    /// else in `screens/` is someone else's file, and left alone: nil.
+    static func ownSlice(_ entry: String, in folder: URL, app: String, root: Data) -> Manifest.Size? {
         let size = entry.hasSuffix(".json") ? entry.dropLast(5).split(separator: "x", omittingEmptySubsequences: false) : []
         guard size.count == 2, size.allSatisfy({ $0.allSatisfy(\.isASCII) }), let width = Int(size[0]), let height = Int(size[1]), width <= height,
             ScreenSize(width: width, height: height).slicePath == "screens/" + entry,
             let data = readBounded(folder.appendingPathComponent(entry), limit: ReadLimits.manifestBytes),
             let signature = readBounded(folder.appendingPathComponent(entry + ".sig"), limit: ReadLimits.signatureBytes),
-            BundleSignature.verify(data, signature: String(decoding: signature, as: UTF8.self), publicKey: key) == nil,
+            (try? BundleSignature.check(data, signature: String(decoding: signature, as: UTF8.self), root: root, at: nil)) != nil,
             let slice = try? Manifest.decode(from: data), slice.app.bundleID == app
         else { return nil }
         return Manifest.Size(width: width, height: height)
@@ -183,21 +189,24 @@ package enum Publisher {
         return max(1, Int(now.timeIntervalSince1970))
     }
 
-    /// The serial of the manifest already at `output`, 0 when there is none. A tree whose manifest
-    /// cannot be read is refused rather than published over.
-    package static func heldSerial(in output: URL) throws -> Int {
+    /// The serial of the manifest already at `output` and the version of the key certificate it
+    /// carries; 0 for none. A tree whose manifest cannot be read is refused rather than published over.
+    package static func heldSerial(in output: URL) throws -> (serial: Int, version: Int) {
         let url = output.appendingPathComponent("manifest.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { return 0 }
+        guard FileManager.default.fileExists(atPath: url.path) else { return (0, 0) }
         guard let data = readBounded(url, limit: ReadLimits.manifestBytes) else {
             throw PublishError.unreadableTree(url.path, "not a regular file of at most \(ReadLimits.manifestBytes) bytes")
         }
-        do { return try Manifest.decode(from: data).serial ?? 0 } catch {
+        do {
+            let manifest = try Manifest.decode(from: data)
+            return (manifest.serial ?? 0, manifest.keyVersion)
+        } catch {
             throw PublishError.unreadableTree(url.path, error.description)
         }
     }
 
-    private static func writeSigned(_ data: Data, to url: URL, signature signatureURL: URL, privateKey: String) throws {
-        let signature = try BundleSignature.sign(data, privateKey: privateKey)
+    private static func writeSigned(_ data: Data, to url: URL, signature signatureURL: URL, key: SigningKey) throws {
+        let signature = try BundleSignature.sign(data, privateKey: key.privateKey)
         try write(data, to: url)
         try write(Data(signature.utf8), to: signatureURL)
     }
@@ -216,6 +225,8 @@ package struct PublishReport: Sendable {
     package var tree: URL
     /// The manifest's serial.
     package var serial: Int
+    /// The key it is signed with (and its certificate).
+    package var signer: SigningKey
     /// Distinct objects.
     package var objects = 0
     /// Their raw and deflated sizes.
@@ -232,9 +243,8 @@ package struct PublishReport: Sendable {
     /// The whole manifest's size.
     package var manifestBytes = 0
 
-    init(tree: URL, serial: Int) {
-        self.tree = tree
-        self.serial = serial
+    init(tree: URL, serial: Int, signer: SigningKey) {
+        (self.tree, self.serial, self.signer) = (tree, serial, signer)
     }
 }
 
@@ -254,6 +264,8 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
     case notWrittenByPublish(String, found: String)
     /// `SOURCE_DATE_EPOCH` is set, but empty or not a positive whole number of seconds.
     case badSourceDateEpoch(String)
+    /// The key's certificate is older than the one the tree is published under: its key is retired.
+    case retiredCertificate(version: Int, held: Int)
 
     package var description: String {
         switch self {
@@ -274,6 +286,9 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
         case .badSourceDateEpoch(let text):
             return (text.isEmpty ? "SOURCE_DATE_EPOCH is set but empty" : "SOURCE_DATE_EPOCH is \"\(text)\", not a whole number of seconds since 1970")
                 + "; the serial must be the commit's time (git log -1 --format=%ct), or unset SOURCE_DATE_EPOCH to publish at the clock's time"
+        case .retiredCertificate(let version, let held):
+            return
+                "the tree is published under key certificate version \(held), and this key's is version \(version == 0 ? "0 (none)" : String(version)): phones that installed the tree refuse it as signed by a retired key; publish with the key of the newest certificate (docs/reliability.md, \"Keys\")"
         }
     }
 }
