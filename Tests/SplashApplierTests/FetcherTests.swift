@@ -410,11 +410,12 @@ import Testing
         try Season15.publish(Season15.otherScreen, to: tree)
         let slice = try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")))
         #expect(slice.serial == 2 && slice.campaigns.isEmpty)
-        #expect(
-            BundleSignature.verify(
+        #expect(throws: Never.self) {
+            try BundleSignature.check(
                 try Data(contentsOf: tree.appendingPathComponent("screens/1179x2556.json")),
                 signature: try String(contentsOf: tree.appendingPathComponent("screens/1179x2556.json.sig"), encoding: .utf8),
-                publicKey: Season15.publicKey) == nil)
+                root: Season15.publicKey, at: nil)
+        }
         #expect(try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("screens/750x1334.json"))).campaigns.map(\.id) == ["default"])
     }
 

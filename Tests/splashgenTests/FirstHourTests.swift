@@ -77,28 +77,26 @@ import Testing
         #expect(try files() == originals)
     }
 
-    /// bundles.yml's publishing step with one signing setting of the two (issue 28, B6): it stops at
-    /// once, naming the missing one, before anything is built or written.
+    /// bundles.yml's signing step (scripts/sign-release.sh) without its secret, or in a repository
+    /// without the root key the apps pin (a copy of the script in a folder of its own): it stops at
+    /// once, naming what is missing, before anything is signed or written.
     @Test(arguments: [
-        ("SIGNING_KEY_TEXT=private", "::error::the secret SPLASHGEN_SIGNING_KEY is set but the variable SPLASHGEN_PUBLIC_KEY is not"),
-        ("PUBLIC_KEY_TEXT=public", "::error::the variable SPLASHGEN_PUBLIC_KEY is set but the secret SPLASHGEN_SIGNING_KEY is not"),
+        ("SIGNING_KEY_TEXT=", "::error::sign-release: SIGNING_KEY_TEXT is empty: set the secret SPLASHGEN_SIGNING_KEY of the release environment"),
+        ("SIGNING_KEY_TEXT=ed25519-private x", "::error::sign-release: keys/root.pub is missing: commit the public key the apps pin"),
     ])
-    func theBundlesWorkflowNamesAMissingSigningSetting(_ setting: String, _ message: String) throws {
+    func theSigningStepNamesWhatIsMissing(_ setting: String, _ message: String) throws {
         let workflow = ReadmeFactsTests.document(".github/workflows/bundles.yml")
-        let lines = workflow.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let start = try #require(lines.firstIndex { $0.hasSuffix("PUBLIC_KEY_TEXT: ${{ vars.SPLASHGEN_PUBLIC_KEY }}") }) + 1
-        #expect(lines[start].trimmingCharacters(in: .whitespaces) == "run: |")
-        let indent = String(lines[start + 1].prefix { $0 == " " })
-        let script = lines[(start + 1)...].prefix { $0.hasPrefix(indent) || $0.isEmpty }.map { String($0.dropFirst(indent.count)) }
+        #expect(workflow.contains("run: scripts/sign-release.sh .build/release/splashgen unsigned signed"))
         let folder = cli.temporaryFolder()
-        let file = folder.appendingPathComponent("step.sh")
-        try Data(script.joined(separator: "\n").utf8).write(to: file)
-        // Run in an empty folder: were the check to let it through, `bash .ci/run` would find nothing to run.
+        let script = folder.appendingPathComponent("repository/scripts/sign-release.sh")
+        try FileManager.default.createDirectory(at: script.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CommandLineTests.repo.appendingPathComponent("scripts/sign-release.sh"), to: script)
+        let out = folder.appendingPathComponent("signed")
         let run = try runProcess(
-            URL(fileURLWithPath: "/usr/bin/env"), ["-i", "PATH=/usr/bin:/bin", "RUNNER_TEMP=\(folder.path)", setting, "bash", file.path], in: folder)
+            URL(fileURLWithPath: "/usr/bin/env"), ["-i", "PATH=/usr/bin:/bin", setting, "bash", script.path, "/bin/false", folder.path, out.path])
         #expect(run.status == 1)
-        #expect(run.stdout.hasPrefix(message), "\(run.stdout)\(run.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("key").path))
+        #expect(run.stderr.hasPrefix(message), "\(run.stdout)\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 }
 

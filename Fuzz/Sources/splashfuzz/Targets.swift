@@ -91,7 +91,7 @@ extension FuzzTarget {
         let newline = data.firstIndex(of: 0x0A) ?? data.endIndex
         let signature = String(decoding: data[..<newline], as: UTF8.self)
         let body = Data(data[newline...].dropFirst())
-        _ = BundleSignature.verify(body, signature: signature, publicKey: Scratch.sliceKey)
+        _ = try? BundleSignature.check(body, signature: signature, root: Scratch.sliceKey, at: Date())
         guard let manifest = try? Manifest.decode(from: body) else { return }
         _ = ApplierPaths.isBundleIdentifier(manifest.app.bundleID)
         let screen = Manifest.Size(width: 1179, height: 2556)

@@ -7,6 +7,7 @@ package enum BundleTools {
     /// Writes `manifest.sig` into a bundle folder, signed with a private key file's text. With the
     /// root's `certificate` of that key, the certificate goes into `manifest.json` first (the
     /// manifest is written anew only when the certificate it carries changes).
+    @discardableResult
     package static func sign(bundle: URL, privateKey: String, certificate: KeyCertificate? = nil) throws -> SigningKey {
         let opened = try SnapshotBundle(root: bundle)
         let key = try SigningKey(privateKey: privateKey, certificate: certificate)

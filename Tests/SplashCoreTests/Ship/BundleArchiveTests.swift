@@ -44,7 +44,9 @@ import ZIPFoundation
         let manifest = try Manifest.decode(from: contents.manifest)
         #expect(manifest.campaigns[0].snapshots.count == 4 && contents.objects.count == 4)
         #expect(manifest.campaigns[0].snapshots.allSatisfy { $0.devices.contains("iPhone 15") })
-        #expect(BundleSignature.verify(contents.manifest, signature: contents.signature, publicKey: try BundleSignature.publicKey(Self.keys.publicKey)) == nil)
+        #expect(throws: Never.self) {
+            try BundleSignature.check(contents.manifest, signature: contents.signature, root: try BundleSignature.publicKey(Self.keys.publicKey), at: nil)
+        }
         let byPixels = try BundleTools.contents(of: built.report.bundle, slice: ScreenSlice("2556x1179"))
         #expect(Set(byPixels.objects.keys) == Set(contents.objects.keys))
         #expect(throws: SliceError.noSnapshots("iPhone 99")) { try BundleTools.contents(of: built.report.bundle, slice: ScreenSlice("iPhone 99")) }
