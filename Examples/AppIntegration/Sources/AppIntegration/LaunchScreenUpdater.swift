@@ -16,7 +16,8 @@ import BackgroundTasks
 /// 3. Nothing else: each update, whatever its outcome, asks for the next refresh when the schedule
 ///    next changes, and at least daily.
 public enum LaunchScreenUpdater {
-    /// The public key from `splashgen keygen -o KEY`: the text of KEY.pub ("ed25519-public …").
+    /// The root's public key from `splashgen keygen -o KEY`: the text of KEY.pub ("ed25519-public …").
+    /// The root stays offline and certifies the key CI signs with (`splashgen certify`).
     static let publicKey = "PASTE-THE-TEXT-OF-KEY.pub"
     /// Where the tree written by `splashgen publish` is served.
     static let season = "https://cdn.example.com/launch/season/"
