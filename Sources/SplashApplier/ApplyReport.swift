@@ -91,11 +91,14 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             /// The launch folder holds more snapshot files than 256 (the most an app's launch cache holds): not
             /// the OS's cache as it renders it; nothing is read, changed or recorded.
             case tooManySnapshots = "too-many-snapshots"
+            /// The bundle's season expired (its `expires`, or its signing key's certificate, is past)
+            /// and nothing newer was fetched: no campaign of it is shown, the originals are.
+            case seasonExpired = "season-expired"
 
             /// Whether the cache does not hold what this run should have put there.
             public var leavesWorkUndone: Bool {
                 switch self {
-                case .appearanceGuessed, .stateRebuilt, .blackRenderUndecided: return false
+                case .appearanceGuessed, .stateRebuilt, .blackRenderUndecided, .seasonExpired: return false
                 default: return true
                 }
             }
@@ -134,6 +137,8 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             case outranked
             /// In force, but it has no snapshot of a cached file's screen: that file shows the original.
             case screenMissing = "screen-missing"
+            /// The season it belongs to expired before a newer one was fetched.
+            case seasonExpired = "season-expired"
             /// In force, with the screen in the other orientation only: those files show the original.
             case orientationMissing = "orientation-missing"
             /// In force, with the screen but not the appearance (e.g. no dark variant): those files

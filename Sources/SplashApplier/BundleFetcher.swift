@@ -222,6 +222,8 @@ public struct BundleFetcher: Sendable {
             throw .badBundle(.otherScreen(expected: "\(portrait.width)x\(portrait.height)", found: found))
         }
         guard let serial = manifest.serial else { throw .notPublished }
+        // A season past its expiry (a stale CDN, a replay) would show nothing: the one installed stays.
+        if let until = manifest.validUntil, until <= clock() { throw .expired(until) }
         let unchanged = current.map { $0.data == body } ?? false
         let rank = Rank(version: manifest.keyVersion, serial: serial)
         if rank.version < floor.version { throw .retiredKey(version: rank.version, held: floor.version) }
@@ -554,6 +556,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The slice's key certificate is older than one a season installed here carried: it is signed
     /// by a retired key.
     case retiredKey(version: Int, held: Int)
+    /// The season served expired at this date (its `expires`, or its key certificate's): the server
+    /// has not been published to since.
+    case expired(Date)
     /// The manifest was not written by `splashgen publish` (no serial or no deflated sizes).
     case notPublished
     /// A local file operation failed: which, on what path, and the system's error number.
@@ -603,6 +608,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badObject(let name, let detail): return "object \(name): \(detail)"
         case .cancelled(let folder): return "\(folder): the fetch was cancelled before it installed anything; the installed bundle is as it was"
         case .replayed(let serial, let held): return "the server offers serial \(serial) but serial \(held) is installed: an older manifest replayed, refused"
+        case .expired(let date):
+            return
+                "the season served expired at \(ScheduleTime.written(date, in: nil)): nothing newer has been published (publish again, within --valid-for days), refused"
         case .retiredKey(let version, let held):
             return
                 "the server offers a season signed under key certificate version \(version), but one under version \(held) is installed here: signed by a retired key, refused"

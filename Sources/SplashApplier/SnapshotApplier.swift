@@ -117,7 +117,7 @@ public struct SnapshotApplier: Sendable {
         // 1.
         try checkParameters()
         let now = clock()
-        var target = try locate(opening: mode == .status, at: now)
+        var target = try locate(opening: mode == .status)
         guard let paths = target.paths else {
             return ApplyReport(
                 folder: nil, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [],
@@ -150,7 +150,7 @@ public struct SnapshotApplier: Sendable {
         // 4.
         let wish = try wish(of: &target, paths: paths, restoring: mode == .restore || mode == .restoreFromBackups, at: now)
         if mode != .status { try finishInterruptedMoves(&survey) }
-        var problems = Self.surveyProblems(survey)
+        var problems = Self.surveyProblems(survey) + wish.problems
         guard survey.folderExists else {
             if wish.campaign != nil {
                 problems.append(
@@ -244,17 +244,33 @@ public struct SnapshotApplier: Sendable {
         var nextChange: Date?
         var notShown: [ApplyReport.NotShown]
         var restoring: Bool
+        /// The season's expiry, when it is past.
+        var problems: [ApplyReport.Problem] = []
     }
 
     /// Step 4: the bundle opened (parsed, its signature checked) and refused when it is another
-    /// app's; the campaign in force at `now` for this app version (none when restoring), when that
-    /// next changes, and why each other campaign is not shown.
+    /// app's; the campaign in force at `now` for this app version (none when restoring, or once the
+    /// season has expired), when that next changes, and why each other campaign is not shown.
     private func wish(of target: inout Target, paths: ApplierPaths, restoring: Bool, at now: Date) throws(ApplierError) -> Wish {
         let manifest = try target.open()?.manifest
         if let manifest, manifest.app.bundleID != paths.bundleID {
             throw .badBundle(.otherApp(expected: paths.bundleID, found: manifest.app.bundleID))
         }
         guard !restoring, let manifest else { return Wish(manifest: manifest, notShown: [], restoring: restoring) }
+        if let until = manifest.validUntil, until <= now {
+            // Nothing of it shows, as at a gap in its schedule; the app's own screen still repairs a
+            // black render (it is the app's own look, not a campaign's).
+            let when = ScheduleTime.written(until, in: nil)
+            return Wish(
+                manifest: manifest, campaigns: [], nextChange: nil,
+                notShown: manifest.campaigns.map { .init($0.id, .seasonExpired, "its season expired \(when)") }, restoring: false,
+                problems: [
+                    .init(
+                        .seasonExpired,
+                        "the season expired \(when) and nothing newer was fetched: no campaign of it is shown, the originals are (a pulled campaign stops here at the latest)"
+                    )
+                ])
+        }
         let campaigns = manifest.campaigns(inForceAt: now, appVersion: appVersion)
         return Wish(
             manifest: manifest, campaigns: campaigns, nextChange: manifest.nextChange(after: now, appVersion: appVersion),
@@ -325,12 +341,12 @@ public struct SnapshotApplier: Sendable {
     /// Where the run works: the container checked, the manifest's bytes and hash read (not parsed),
     /// the app's bundle identifier and its paths. The bundle is opened (parsed, signature checked)
     /// only when the run needs it.
-    private func locate(opening: Bool, at now: Date) throws(ApplierError) -> Target {
+    private func locate(opening: Bool) throws(ApplierError) -> Target {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw .noContainer(container.path)
         }
-        var target = Target(bundle: bundle, trustedKey: trust.key, now: now)
+        var target = Target(bundle: bundle, trustedKey: trust.key)
         if let bundle {
             switch readBoundedFile(bundle.appendingPath("manifest.json"), limit: ReadLimits.manifestBytes) {
             case .success(let data): target.stamp = sha256Hex(data)
@@ -355,17 +371,17 @@ public struct SnapshotApplier: Sendable {
     private struct Target {
         let bundle: URL?
         let trustedKey: Data?
-        /// What a key certificate's expiry is checked against.
-        let now: Date
         var stamp: String?
         var paths: ApplierPaths?
         var opened: SnapshotBundle?
 
         /// The bundle, parsed and (with a pinned key) its signature and key certificate checked, once.
+        /// A certificate's expiry is not checked here: past it, the season has expired, and the run
+        /// shows none of it rather than refusing to run (``Manifest/validUntil``).
         mutating func open() throws(ApplierError) -> SnapshotBundle? {
             guard let bundle else { return nil }
             if let opened { return opened }
-            do { opened = try SnapshotBundle(root: bundle, trustedKey: trustedKey, at: now) } catch { throw .badBundle(error) }
+            do { opened = try SnapshotBundle(root: bundle, trustedKey: trustedKey, at: nil) } catch { throw .badBundle(error) }
             return opened
         }
     }

@@ -121,4 +121,10 @@ extension Manifest {
     /// The version of the key certificate the manifest carries, 0 without one: phones rank seasons
     /// by it before their serial.
     package var keyVersion: Int { certificate?.unverifiedStatement?.version ?? 0 }
+
+    /// The first instant the manifest no longer holds: its own `expires`, or its key certificate's,
+    /// whichever comes first; nil when neither is set.
+    package var validUntil: Date? {
+        [expires, certificate?.unverifiedStatement?.expires].compactMap { $0 }.min()
+    }
 }

@@ -59,12 +59,13 @@ extension Manifest {
     }
 
     /// The next instant after `date` at which what is shown may change: the nearest start or end of
-    /// any campaign for this version.
+    /// any campaign for this version, or the season's expiry (``validUntil``).
     package func nextChange(after date: Date, appVersion version: String?) -> Date? {
         var next: Date?
         func consider(_ instant: Date?) {
             if let instant, instant > date, next.map({ instant < $0 }) ?? true { next = instant }
         }
+        consider(validUntil)
         for campaign in campaigns(forAppVersion: version) {
             consider(campaign.schedule.start)
             consider(campaign.schedule.end)

@@ -28,6 +28,11 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// `--certificate`): the root's certificate of that key, inside the signed bytes. Readers that
     /// predate it ignore the field. Nil when the pinned key signs directly, or unsigned.
     package var certificate: KeyCertificate?
+    /// Set by `splashgen publish` (`--valid-for`), inside the signature: the first instant the
+    /// season no longer holds. A phone that has fetched nothing newer by then shows no campaign of
+    /// it and puts the originals back (docs/reliability.md, "A pull, and how long it takes").
+    /// Readers that predate it ignore it. Nil on an unpublished bundle.
+    package var expires: Date?
 
     /// The app a bundle applies to.
     package struct App: Codable, Equatable, Sendable {
@@ -260,7 +265,7 @@ package struct Manifest: Codable, Equatable, Sendable {
         self.serial = serial
     }
 
-    private enum CodingKeys: String, CodingKey { case schema, generator, app, campaigns, serial, screen, certificate }
+    private enum CodingKeys: String, CodingKey { case schema, generator, app, campaigns, serial, screen, certificate, expires }
 
     /// A campaign of schema 1 or 2, as far as its marker goes.
     private struct CampaignMarker: Decodable { var marker: Marker? }
@@ -277,6 +282,7 @@ package struct Manifest: Codable, Equatable, Sendable {
         serial = try keys.decodeIfPresent(Int.self, forKey: .serial)
         screen = try keys.decodeIfPresent(Size.self, forKey: .screen)
         certificate = try keys.decodeIfPresent(KeyCertificate.self, forKey: .certificate)
+        expires = try keys.decodeIfPresent(Date.self, forKey: .expires)
         if schema < 3, app.marker == nil {
             let markers = try keys.decode([CampaignMarker].self, forKey: .campaigns).compactMap(\.marker)
             if let first = markers.first, let other = markers.first(where: { $0 != first }) {

@@ -20,19 +20,30 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "The private key file from keygen.") var key: String
     @OptionGroup var certificate: CertificateOption
     @Option(
+        help: ArgumentHelp(
+            "How many days the publication holds: phones that fetch nothing newer by then show none of it (1 to 3660; docs/reliability.md).",
+            valueName: "days"))
+    var validFor = 14
+    @Option(
         help: "The serial to publish (default: one more than the tree at --output holds, so publish into a copy of the live tree); refused when not greater.")
     var serial: Int?
+
+    func validate() throws {
+        guard (1...3660).contains(validFor) else { throw ValidationError("--valid-for must be 1 to 3660 days; found \(validFor)") }
+    }
 
     func run() throws {
         do {
             let privateKey = try String(contentsOfFile: key, encoding: .utf8)
             let report = try Publisher.publish(
                 bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
-                privateKey: privateKey, certificate: certificate.read(), serial: serial, waiting: Console.waiting(for: output))
+                privateKey: privateKey, certificate: certificate.read(), serial: serial, validFor: Double(validFor) * 86_400,
+                waiting: Console.waiting(for: output))
             let withdrawn = report.withdrawnScreens == 0 ? "" : " (and \(report.withdrawnScreens) withdrawn)"
             print(
                 "\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed with key \(report.signer.keyID)\(CertificateOption.describe(report.signer))"
             )
+            if let expires = report.expires { print("  expires \(ScheduleTime.written(expires, in: nil)): publish again before then") }
             if report.repairedObjects > 0 { print("  \(report.repairedObjects) damaged object files written anew") }
             for name in report.damagedObjectsLeft {
                 Console.error("\(output): warning: objects/\(name) does not hold what its name says, and this bundle cannot restore it")

@@ -92,7 +92,7 @@ struct SimCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Launch the app: show the cached launch image, then run the applier (after fetching, with --from).")
         @OptionGroup var sandbox: Sandbox
-        @Option(help: "The bundle the app's applier uses.") var bundle: String?
+        @Option(help: "The bundle the app's applier uses (default: the one its fetcher installed, if any, as an app offline does).") var bundle: String?
         @Option(help: "A published tree's URL: the app fetches it into its container first, then applies what is installed.") var from: String?
         @Option(help: "The public key file the app pins for this launch's fetch and apply (default: the one it was installed with).") var key: String?
         @Option(help: "The current time, ISO 8601 with offset (default: now).") var now: String?
@@ -113,6 +113,10 @@ struct SimCommand: AsyncParsableCommand {
             let trust: BundleTrust
             do { trust = try key.map { try Splashgen.trust(keyFile: $0) } ?? sandbox.simulator.appTrust() } catch { throw Console.fail(error) }
             let date = try launchTime()
+            if bundle == nil, from == nil {
+                // Offline, the app applies what its fetcher installed before.
+                bundle = try? sandbox.simulator.fetcher(from: URL(fileURLWithPath: "/"), trust: trust).current
+            }
             if let from, let base = URL(string: from) {
                 // As the app does: fetch what is new, then apply whatever bundle is installed.
                 do {

@@ -67,7 +67,9 @@ package enum Season15 {
     /// tests read, where `publish` itself would take the clock's larger serial.
     package static func publish(_ bundle: Result<URL, any Error>, to tree: URL, serial: Int? = nil) throws {
         let next = try serial ?? Publisher.heldSerial(in: tree).serial + 1
-        _ = try Publisher.publish(bundle: try bundle.get(), to: tree, privateKey: key.privateKey, serial: next)
+        // Valid for ten years: these tests play dates of their own, never the expiry (KeyRotationTests
+        // and ExpiryTests play that).
+        _ = try Publisher.publish(bundle: try bundle.get(), to: tree, privateKey: key.privateKey, serial: next, validFor: 3650 * 86_400)
     }
 
     /// The iPhone 15 slice and its signature as `tree` holds them now, to serve again later (a replay).

@@ -30,13 +30,16 @@ package enum Publisher {
     /// publications into one tree at once take turns (`waiting` is called when this one waits) and
     /// the second takes a greater serial than the first.
     ///
+    /// The publication holds until `now` + `validFor` (``Manifest/expires``, inside the signature):
+    /// phones that fetch nothing newer by then show none of it.
+    ///
     /// The tree's path is resolved once (``OutputFile/resolve(_:followingLast:)``) and no link inside
     /// it is followed; every name it would write is checked before the first write, and one that is
     /// a link, or holds what publish did not write (a slice's name not signed with this key for this
     /// app, a folder where a file goes), refuses the whole publication with nothing written.
     package static func publish(
         bundle: URL, to tree: URL, privateKey: String, certificate: KeyCertificate? = nil, serial requested: Int? = nil, clock: Int? = nil,
-        waiting: (() -> Void)? = nil
+        validFor: TimeInterval = defaultValidity, now: Date = Date(), waiting: (() -> Void)? = nil
     ) throws -> PublishReport {
         let clock = try clock ?? clockSerial()
         let key = try SigningKey(privateKey: privateKey, certificate: certificate)
@@ -59,6 +62,7 @@ package enum Publisher {
         let serial = requested ?? max(floor + 1, clock)
         manifest.serial = serial
         manifest.certificate = key.certificate
+        manifest.expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + validFor).rounded(.down))
         let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
         try refuseWhatItDidNotWrite(
             in: output, objects: Set(manifest.campaigns.flatMap(\.snapshots).map(\.object)), slices: sizes.map(\.slicePath), app: manifest.app.bundleID,
@@ -139,6 +143,7 @@ package enum Publisher {
             whole, to: output.appendingPathComponent("manifest.json"), signature: output.appendingPathComponent(BundleSignature.fileName),
             key: key)
         report.manifestBytes = whole.count
+        report.expires = manifest.expires
         return report
     }
 
@@ -173,6 +178,11 @@ package enum Publisher {
             folder = parent
         }
     }
+
+    /// How long a publication holds by default: 14 days (docs/reliability.md, "A pull, and how long it
+    /// takes"). An app opened at least once in that time fetches a newer season as long as one is
+    /// published at least weekly; a phone that fetches nothing for that long shows its originals.
+    package static let defaultValidity: TimeInterval = 14 * 86_400
 
     /// The serial a publication takes from the clock: `SOURCE_DATE_EPOCH` when it is set (the
     /// reproducible-builds convention; `make bundles` sets it to the commit's time), otherwise now,
@@ -242,6 +252,8 @@ package struct PublishReport: Sendable {
     package var damagedObjectsLeft: [String] = []
     /// The whole manifest's size.
     package var manifestBytes = 0
+    /// When the publication expires.
+    package var expires: Date?
 
     init(tree: URL, serial: Int, signer: SigningKey) {
         (self.tree, self.serial, self.signer) = (tree, serial, signer)

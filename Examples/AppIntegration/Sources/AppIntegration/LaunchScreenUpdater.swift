@@ -109,8 +109,9 @@ public enum LaunchScreenUpdater {
     #endif
 
     /// Asks the system to wake the app when the schedule next changes, and at least daily (also
-    /// when nothing is scheduled, or this update failed): a campaign pulled from the season is taken
-    /// down, and a new season is found.
+    /// when nothing is scheduled, or this update failed): iOS refreshes when it chooses, so a
+    /// campaign pulled from the season goes at the next fetch it allows, and at the season's expiry
+    /// at the latest.
     static func scheduleRefresh(at date: Date) {
         #if canImport(BackgroundTasks) && os(iOS)
         let request = BGAppRefreshTaskRequest(identifier: refreshTask)
