@@ -4,7 +4,7 @@
 # checks the Ed25519 signatures, jq reads the JSON, sha256sum the objects. The deploy workflow
 # (deploy-example.yml) runs it with the root key committed in the repository.
 #
-#   scripts/verify-season.sh ROOT.pub TREE [ONLINE-MANIFEST]
+#   scripts/verify-season.sh [--signatures-only] ROOT.pub TREE [ONLINE-MANIFEST]
 #
 # It checks that manifest.json and every screens/*.json:
 #   - has its signature file (manifest.sig, <slice>.sig);
@@ -12,16 +12,23 @@
 #     certificate is signed by the root (over the domain line and the statement's bytes), is of
 #     this root, and has not expired;
 #   - is under the same certificate as the whole manifest (one key signs one publication);
-# and that every object the manifest names is in objects/, hashing to its name, with its .deflate.
+# and that every object the manifest names is in objects/, hashing to its name, with its .deflate
+# (not with --signatures-only: a withdrawal's tree of manifests, whose objects stay on the CDN).
 # With ONLINE-MANIFEST (the manifest.json the CDN serves now), it also refuses a tree ranked below
-# it: a lower certificate version (a retired key), or the same version and a lower serial.
+# it: a lower certificate version (a retired key), or the same version and a lower serial; and one
+# that brings back a campaign the season online withdrew (publish --withdraw) without readmitting it.
 # Exits 0 and prints the chain when all holds; otherwise prints each failure (as a GitHub error
 # annotation) and exits 1. Needs bash, openssl (3.0 or later), jq, sha256sum, base64, xxd.
 set -euo pipefail
 trap 'echo "verify-season: stopped at line $LINENO: $BASH_COMMAND exited $?" >&2' ERR
 
+objects_too=1
+if [ "${1:-}" = --signatures-only ]; then
+    objects_too=0
+    shift
+fi
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-    echo "usage: scripts/verify-season.sh ROOT.pub TREE [ONLINE-MANIFEST]" >&2
+    echo "usage: scripts/verify-season.sh [--signatures-only] ROOT.pub TREE [ONLINE-MANIFEST]" >&2
     exit 2
 fi
 root_file=$1 tree=$2 online=${3:-}
@@ -83,8 +90,8 @@ check_signed() {
         return
     fi
     if holds "$work/root.pem" "$file" "$signature"; then
-        [ "$1" = manifest.json ] && chain="signed by the root $root_id itself"
-        return
+        if [ "$1" = manifest.json ]; then chain="signed by the root $root_id itself"; fi
+        return 0
     fi
     if [ -z "$statement" ]; then
         fail "$1: the signature does not verify with the root key $root_id, and the manifest carries no key certificate"
@@ -114,7 +121,9 @@ check_signed() {
         fail "$1: the signature does not verify with key $(key_id "$key"), which its certificate names"
         return
     fi
-    [ "$1" = manifest.json ] && chain="signed by key $(key_id "$key"), certified by root $root_id (certificate version $(jq -r '.version' "$work/statement.json"), until $expires)"
+    if [ "$1" = manifest.json ]; then
+        chain="signed by key $(key_id "$key"), certified by root $root_id (certificate version $(jq -r '.version' "$work/statement.json"), until $expires)"
+    fi
     return 0
 }
 
@@ -129,7 +138,7 @@ if [ -d "$tree/screens" ]; then
 fi
 
 objects=0
-while IFS= read -r object; do
+if [ "$objects_too" = 1 ]; then while IFS= read -r object; do
     case $object in
     *[!0-9a-f]* | "") fail "manifest.json names \"$object\", not a SHA-256 object name"; continue ;;
     esac
@@ -142,7 +151,7 @@ while IFS= read -r object; do
         fail "objects/$object.deflate is missing"
     fi
     objects=$((objects + 1))
-done < <(jq -r '.campaigns[].snapshots[].object' "$tree/manifest.json" | sort -u)
+done < <(jq -r '.campaigns[].snapshots[].object' "$tree/manifest.json" | sort -u); fi
 
 serial=$(jq -r '.serial // 0' "$tree/manifest.json")
 version=$(printf '%s' "$whole_statement" | base64 -d 2>/dev/null | jq -r '.version // 0' 2>/dev/null || echo 0)
@@ -155,10 +164,20 @@ if [ -n "$online" ] && [ -f "$online" ]; then
     elif [ "$version" -eq "$online_version" ] && [ "$serial" -lt "$online_serial" ]; then
         fail "the season online has serial $online_serial, newer than this tree's $serial"
     fi
+    # A campaign pulled online (publish --withdraw) comes back only when this tree readmits it.
+    while IFS= read -r name; do
+        [ -n "$name" ] || continue
+        if jq -e --arg name "$name" '[.campaigns[].id] | index($name)' "$tree/manifest.json" >/dev/null &&
+            ! jq -e --arg name "$name" '(.readmitted // []) | index($name)' "$tree/manifest.json" >/dev/null; then
+            fail "$name was withdrawn from the season online (publish --withdraw) and this tree brings it back: build the season without it, or publish with --readmit $name"
+        fi
+    done < <(jq -r '(.withdrawn // [])[]' "$online")
 fi
 
 if [ "$failures" -gt 0 ]; then
     echo "verify-season: $tree does not verify against root $root_id ($failures failures): not deploying it" >&2
     exit 1
 fi
-echo "verify-season: $tree: serial $serial, $chain; manifest and $slices slices signed, $objects objects verified"
+checked="$objects objects verified"
+[ "$objects_too" = 1 ] || checked="objects not checked (--signatures-only)"
+echo "verify-season: $tree: serial $serial, $chain; manifest and $slices slices signed, $checked"

@@ -33,6 +33,12 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// it and puts the originals back (docs/reliability.md, "A pull, and how long it takes").
     /// Readers that predate it ignore it. Nil on an unpublished bundle.
     package var expires: Date?
+    /// Set by `splashgen publish --withdraw` and kept by every later publication into the same tree:
+    /// the campaigns pulled from it, which a publication brings back only with `--readmit`.
+    package var withdrawn: [String]?
+    /// Set by `publish --readmit`: the withdrawn campaigns this publication brings back on purpose
+    /// (the deploy lets them over a season online that withdrew them).
+    package var readmitted: [String]?
 
     /// The app a bundle applies to.
     package struct App: Codable, Equatable, Sendable {
@@ -265,7 +271,7 @@ package struct Manifest: Codable, Equatable, Sendable {
         self.serial = serial
     }
 
-    private enum CodingKeys: String, CodingKey { case schema, generator, app, campaigns, serial, screen, certificate, expires }
+    private enum CodingKeys: String, CodingKey { case schema, generator, app, campaigns, serial, screen, certificate, expires, withdrawn, readmitted }
 
     /// A campaign of schema 1 or 2, as far as its marker goes.
     private struct CampaignMarker: Decodable { var marker: Marker? }
@@ -283,6 +289,8 @@ package struct Manifest: Codable, Equatable, Sendable {
         screen = try keys.decodeIfPresent(Size.self, forKey: .screen)
         certificate = try keys.decodeIfPresent(KeyCertificate.self, forKey: .certificate)
         expires = try keys.decodeIfPresent(Date.self, forKey: .expires)
+        withdrawn = try keys.decodeIfPresent([String].self, forKey: .withdrawn)
+        readmitted = try keys.decodeIfPresent([String].self, forKey: .readmitted)
         if schema < 3, app.marker == nil {
             let markers = try keys.decode([CampaignMarker].self, forKey: .campaigns).compactMap(\.marker)
             if let first = markers.first, let other = markers.first(where: { $0 != first }) {

@@ -55,7 +55,7 @@ extension KeyCertificate {
 
 /// What signs a manifest: a private key file's text and, for an online key, the root's certificate
 /// of it, which goes inside every manifest it signs (``Manifest/certificate``).
-package struct SigningKey: Sendable {
+package struct SigningKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// The private key file's text.
     package let privateKey: String
     /// The root's certificate of this key; nil when the key is itself the one apps pin.
@@ -86,6 +86,11 @@ package struct SigningKey: Sendable {
     package var version: Int { certificate?.unverifiedStatement?.version ?? 0 }
     /// This key's id.
     package var keyID: String { BundleSignature.keyID(publicKey) }
+
+    /// The key's id and certificate version, never its private half (a failed test or a log line
+    /// that prints a report stays free of it).
+    package var description: String { "SigningKey(\(keyID), certificate version \(version))" }
+    package var customMirror: Mirror { Mirror(self, children: ["keyID": keyID, "version": version]) }
 
     /// `manifest` with this key's certificate in it (none without one), encoded, and its signature
     /// file's text. `bytes`, when given, are the manifest's bytes as read: kept as they are when the

@@ -204,6 +204,7 @@ public struct SandboxSimulator {
         var refused: [String] = []
         if runApp, let bundle {
             (report, refused) = try self.runApp(bundle: bundle, now: now, trust: trust) { try $0.apply() }
+            try remember(bundle: bundle, in: folder)
         }
         return LaunchResult(
             file: shown.name, variant: variant, contentHash: sha256Hex(shown.data), showing: showing, image: shown.image,
@@ -257,20 +258,46 @@ public struct SandboxSimulator {
         }
     }
 
+    /// Records, after an app run, which campaign's picture each cached file now holds (by the bundle
+    /// the app used), so that a later launch can name it when that campaign has left the bundle.
+    private func remember(bundle: URL, in folder: URL) throws {
+        var model = try model()
+        var pictures = model.pictures ?? [:]
+        for (name, variant) in model.variants {
+            guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
+                let campaign = Self.campaign(of: data, variant: variant, bundle: bundle)
+            else { continue }
+            pictures[sha256Hex(data)] = campaign
+        }
+        // Bounded: the pictures of the last few runs are enough to name what a cache can hold.
+        if pictures.count > 1024 { pictures = [:] }
+        model.pictures = pictures
+        try model.save(modelURL)
+    }
+
+    /// The campaign of `bundle` whose picture `data` is, for a file of `variant`.
+    private static func campaign(of data: Data, variant: SpringBoardModel.Variant, bundle: URL) -> String? {
+        guard let json = try? Data(contentsOf: bundle.appendingPathComponent("manifest.json")), let manifest = try? Manifest.decode(from: json) else {
+            return nil
+        }
+        return ReplacementFraming.campaign(
+            whosePicture: data, in: manifest, object: { try? Data(contentsOf: bundle.appendingPathComponent("objects/" + $0.object)) },
+            where: { _, snapshot in snapshot.orientation == variant.orientation && snapshot.appearance == variant.appearance })
+    }
+
     /// What a shown file holds, in a user's words: the OS's own render of the app's launch screen (or
     /// its black render), a campaign's snapshot of the bundle the app uses (its picture, in whatever
-    /// container), or neither.
+    /// container), a campaign's snapshot an earlier bundle put there (withdrawn, or no longer in the
+    /// bundle), or neither.
     static func what(_ data: Data, name: String, variant: SpringBoardModel.Variant, model: SpringBoardModel, bundle: URL?) -> String {
         if let rendered = model.rendered?[name], rendered == sha256Hex(data) {
             return model.blackRender ? "the OS's black render of the app's launch screen" : "the OS's render of the app's launch screen"
         }
-        if let bundle, let json = try? Data(contentsOf: bundle.appendingPathComponent("manifest.json")),
-            let manifest = try? Manifest.decode(from: json),
-            let campaign = ReplacementFraming.campaign(
-                whosePicture: data, in: manifest, object: { try? Data(contentsOf: bundle.appendingPathComponent("objects/" + $0.object)) },
-                where: { _, snapshot in snapshot.orientation == variant.orientation && snapshot.appearance == variant.appearance })
-        {
-            return "\(campaign)'s snapshot"
+        if let bundle, let campaign = campaign(of: data, variant: variant, bundle: bundle) { return "\(campaign)'s snapshot" }
+        if let campaign = model.pictures?[sha256Hex(data)] {
+            let manifest = bundle.flatMap { try? Data(contentsOf: $0.appendingPathComponent("manifest.json")) }.flatMap { try? Manifest.decode(from: $0) }
+            let withdrawn = manifest?.withdrawn?.contains(campaign) == true
+            return "\(campaign)'s snapshot (\(withdrawn ? "withdrawn" : "no longer in the app's bundle"))"
         }
         return "neither the OS's render nor a snapshot of the app's bundle"
     }

@@ -38,6 +38,10 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
     /// every run of its applier check bundles against it. Nil: the app accepts unsigned bundles, as
     /// a development build may.
     public var pinnedKey: String? = nil
+    /// What the app's runs have put in the cache, by the SHA-256 of each file they left: the campaign
+    /// whose picture it is. The simulator names a file by it once a later bundle no longer holds that
+    /// campaign (withdrawn, or gone from the season).
+    public var pictures: [String: String]? = nil
 
     /// One cached launch image's variant.
     public struct Variant: Codable, Equatable, Hashable, Sendable {

@@ -15,7 +15,7 @@ struct PublishCommand: ParsableCommand {
             (Cache-Control: public, max-age=31536000, immutable). Upload objects/ first and the rest after.
             """)
 
-    @Argument(help: "The bundle folder or archive.") var bundle: String
+    @Argument(help: "The bundle folder or archive (none with --withdraw).") var bundle: String?
     @Option(name: [.short, .customLong("output")], help: "The tree to write into (created, or updated in place).") var output: String
     @Option(help: "The private key file from keygen.") var key: String
     @OptionGroup var certificate: CertificateOption
@@ -27,29 +27,59 @@ struct PublishCommand: ParsableCommand {
     @Option(
         help: "The serial to publish (default: one more than the tree at --output holds, so publish into a copy of the live tree); refused when not greater.")
     var serial: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Pull this campaign from the tree's season now: the tree is signed again without it, nothing rebuilt (no bundle); repeatable. The tree remembers it.",
+            valueName: "name"))
+    var withdraw: [String] = []
+    @Option(help: ArgumentHelp("Bring back a campaign the tree withdrew, on purpose; repeatable.", valueName: "name")) var readmit: [String] = []
 
     func validate() throws {
         guard (1...3660).contains(validFor) else { throw ValidationError("--valid-for must be 1 to 3660 days; found \(validFor)") }
+        if withdraw.isEmpty {
+            guard bundle != nil else { throw ValidationError("give the bundle to publish, or --withdraw NAME to pull a campaign from the tree") }
+        } else {
+            guard bundle == nil else { throw ValidationError("--withdraw signs the tree's own season again: give no bundle") }
+            guard readmit.isEmpty, serial == nil else { throw ValidationError("--withdraw takes neither --readmit nor --serial") }
+        }
     }
 
     func run() throws {
         do {
             let privateKey = try String(contentsOfFile: key, encoding: .utf8)
-            let report = try Publisher.publish(
-                bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
-                privateKey: privateKey, certificate: certificate.read(), serial: serial, validFor: Double(validFor) * 86_400,
-                waiting: Console.waiting(for: output))
-            let withdrawn = report.withdrawnScreens == 0 ? "" : " (and \(report.withdrawnScreens) withdrawn)"
+            let started = ContinuousClock.now
+            let report =
+                if let bundle {
+                    try Publisher.publish(
+                        bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
+                        privateKey: privateKey, certificate: certificate.read(), serial: serial, validFor: Double(validFor) * 86_400, readmit: readmit,
+                        waiting: Console.waiting(for: output))
+                } else {
+                    try Publisher.withdraw(
+                        withdraw, in: URL(fileURLWithPath: output), privateKey: privateKey, certificate: certificate.read(),
+                        validFor: Double(validFor) * 86_400, waiting: Console.waiting(for: output))
+                }
+            let emptied = report.withdrawnScreens == 0 ? "" : " (and \(report.withdrawnScreens) emptied)"
+            let objects =
+                bundle == nil
+                ? "objects untouched"
+                : "\(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated)"
             print(
-                "\(output): serial \(report.serial), \(report.screens) screen slices\(withdrawn), \(report.objects) objects (\(Console.bytes(report.rawBytes)) raw, \(Console.bytes(report.deflatedBytes)) deflated), manifest \(Console.bytes(report.manifestBytes)); signed with key \(report.signer.keyID)\(CertificateOption.describe(report.signer))"
+                "\(output): serial \(report.serial), \(report.screens) screen slices\(emptied), \(objects), manifest \(Console.bytes(report.manifestBytes)); signed with key \(report.signer.keyID)\(CertificateOption.describe(report.signer))"
             )
+            for line in report.changes { print("  " + line) }
             if let expires = report.expires { print("  expires \(ScheduleTime.written(expires, in: nil)): publish again before then") }
             if report.repairedObjects > 0 { print("  \(report.repairedObjects) damaged object files written anew") }
             for name in report.damagedObjectsLeft {
                 Console.error("\(output): warning: objects/\(name) does not hold what its name says, and this bundle cannot restore it")
             }
+            if bundle == nil {
+                print(
+                    "  withdrawn in \((ContinuousClock.now - started).formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))); deploy screens/ and the manifest now (docs/reliability.md, \"Pull a campaign now\")"
+                )
+            }
         } catch {
-            throw Console.fail(error, context: bundle)
+            throw Console.fail(error, context: bundle ?? output)
         }
     }
 }

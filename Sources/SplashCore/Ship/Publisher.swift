@@ -39,7 +39,7 @@ package enum Publisher {
     /// app, a folder where a file goes), refuses the whole publication with nothing written.
     package static func publish(
         bundle: URL, to tree: URL, privateKey: String, certificate: KeyCertificate? = nil, serial requested: Int? = nil, clock: Int? = nil,
-        validFor: TimeInterval = defaultValidity, now: Date = Date(), waiting: (() -> Void)? = nil
+        validFor: TimeInterval = defaultValidity, now: Date = Date(), readmit: [String] = [], waiting: (() -> Void)? = nil
     ) throws -> PublishReport {
         let clock = try clock ?? clockSerial()
         let key = try SigningKey(privateKey: privateKey, certificate: certificate)
@@ -50,19 +50,23 @@ package enum Publisher {
         try OutputFile.refuseInputs(output, inputs: [bundle], replacedWhole: false)
         let lock = try TreeLock(output, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
-        // Phones rank seasons by the certificate's version, then the serial: under a new version the
-        // serial starts again from the clock, so one a leaked key pushed ahead is left behind with it.
-        let (held, heldVersion) = try heldSerial(in: output)
-        if key.version < heldVersion { throw PublishError.retiredCertificate(version: key.version, held: heldVersion) }
-        let floor = key.version > heldVersion ? 0 : held
-        if let requested, requested <= floor {
-            throw PublishError.serialNotGreater(requested: requested, held: floor)
-        }
-        guard floor < Int.max else { throw PublishError.serialNotGreater(requested: floor, held: floor) }
-        let serial = requested ?? max(floor + 1, clock)
+        let before = try heldManifest(in: output)
+        let serial = try nextSerial(after: before, key: key, requested: requested, clock: clock)
         manifest.serial = serial
         manifest.certificate = key.certificate
         manifest.expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + validFor).rounded(.down))
+        // What a `--withdraw` pulled from this tree stays out until it is readmitted by name.
+        let withdrawn = Set(before?.withdrawn ?? [])
+        // Into a fresh folder (CI's), a readmission is only recorded: the deploy checks it against the
+        // season online.
+        if before != nil, let stray = readmit.first(where: { !withdrawn.contains($0) }) {
+            throw PublishError.notWithdrawn(stray, withdrawn: withdrawn.sorted())
+        }
+        let returning = manifest.campaigns.map(\.id).filter { withdrawn.contains($0) && !readmit.contains($0) }
+        if !returning.isEmpty { throw PublishError.withdrawnCampaigns(returning) }
+        let stillOut = withdrawn.subtracting(readmit).sorted()
+        manifest.withdrawn = stillOut.isEmpty ? nil : stillOut
+        manifest.readmitted = readmit.isEmpty ? nil : readmit.sorted()
         let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
         try refuseWhatItDidNotWrite(
             in: output, objects: Set(manifest.campaigns.flatMap(\.snapshots).map(\.object)), slices: sizes.map(\.slicePath), app: manifest.app.bundleID,
@@ -75,6 +79,7 @@ package enum Publisher {
         }
         var deflated: [String: Int] = [:]
         var report = PublishReport(tree: output, serial: serial, signer: key)
+        report.changes = SeasonDiff(from: before, to: manifest).lines
         for snapshot in manifest.campaigns.flatMap(\.snapshots) where deflated[snapshot.object] == nil {
             let data = try files.verifiedObject(snapshot)
             // An object already in the tree is kept only when it is still the object its name says.
@@ -113,9 +118,67 @@ package enum Publisher {
             }
         }
 
-        // One signed slice per screen, then the whole manifest. A screen an earlier publication served
-        // and this one does not gets a slice with no campaign: its phones restore their originals
-        // rather than keep a withdrawn campaign.
+        try writeManifests(manifest, sizes: sizes, to: output, key: key, report: &report)
+        return report
+    }
+
+    /// `splashgen publish --withdraw`: the tree's season signed again without the campaigns `names`,
+    /// at once, from its own manifest (nothing is rebuilt, no object read or written): one slice per
+    /// screen (a screen left with no campaign gets an empty slice, so its phones put their originals
+    /// back), then the manifest, with a greater serial and a new expiry. The names are remembered in
+    /// the manifest (`withdrawn`), and a later publication into this tree that holds one is refused
+    /// until it is readmitted by name. The tree must be signed under the root this key answers to.
+    package static func withdraw(
+        _ names: [String], in tree: URL, privateKey: String, certificate: KeyCertificate? = nil, clock: Int? = nil,
+        validFor: TimeInterval = defaultValidity, now: Date = Date(), waiting: (() -> Void)? = nil
+    ) throws -> PublishReport {
+        let clock = try clock ?? clockSerial()
+        let key = try SigningKey(privateKey: privateKey, certificate: certificate)
+        let output = try OutputFile.resolve(tree.path, followingLast: true)
+        let lock = try TreeLock(output, waiting: waiting)
+        defer { withExtendedLifetime(lock) {} }
+        guard let before = try heldManifest(in: output) else { throw PublishError.nothingPublished(output.path) }
+        let signature = readBounded(output.appendingPathComponent(BundleSignature.fileName), limit: ReadLimits.signatureBytes)
+        let data = readBounded(output.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) ?? Data()
+        do { _ = try BundleSignature.check(data, signature: signature.map { String(decoding: $0, as: UTF8.self) }, root: key.root, at: nil) } catch {
+            throw PublishError.notOwnTree(output.path, error.description)
+        }
+        for name in names where !before.campaigns.contains(where: { $0.id == name }) {
+            throw PublishError.noSuchCampaign(name, held: before.campaigns.map(\.id))
+        }
+        var manifest = before
+        manifest.campaigns.removeAll { names.contains($0.id) }
+        manifest.withdrawn = Set((before.withdrawn ?? []) + names).sorted()
+        manifest.readmitted = nil
+        manifest.serial = try nextSerial(after: before, key: key, requested: nil, clock: clock)
+        manifest.certificate = key.certificate
+        manifest.expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + validFor).rounded(.down))
+        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
+        try refuseWhatItDidNotWrite(in: output, objects: [], slices: sizes.map(\.slicePath), app: manifest.app.bundleID, root: key.root)
+        var report = PublishReport(tree: output, serial: manifest.serial ?? 0, signer: key)
+        report.changes = SeasonDiff(from: before, to: manifest).lines
+        try writeManifests(manifest, sizes: sizes, to: output, key: key, report: &report)
+        return report
+    }
+
+    /// The serial a publication after `before` takes: `requested`, or the larger of one more than
+    /// `before`'s and `clock`. Phones rank seasons by the key certificate's version, then the serial:
+    /// under a newer version the serial starts again (so one a leaked key pushed ahead is left behind
+    /// with it); under an older one the key is retired, and refused.
+    static func nextSerial(after before: Manifest?, key: SigningKey, requested: Int?, clock: Int) throws -> Int {
+        let held = before?.serial ?? 0, heldVersion = before?.keyVersion ?? 0
+        if key.version < heldVersion { throw PublishError.retiredCertificate(version: key.version, held: heldVersion) }
+        let floor = key.version > heldVersion ? 0 : held
+        if let requested, requested <= floor { throw PublishError.serialNotGreater(requested: requested, held: floor) }
+        guard floor < Int.max else { throw PublishError.serialNotGreater(requested: floor, held: floor) }
+        return requested ?? max(floor + 1, clock)
+    }
+
+    /// One signed slice per screen of `sizes`, then the whole manifest. A screen an earlier
+    /// publication served and this one does not gets a slice with no campaign: its phones restore
+    /// their originals rather than keep a withdrawn campaign.
+    private static func writeManifests(_ manifest: Manifest, sizes: Set<ScreenSize>, to output: URL, key: SigningKey, report: inout PublishReport) throws {
+        let fm = FileManager.default
         let screensFolder = output.appendingPathComponent("screens")
         do { try fm.createDirectory(at: screensFolder, withIntermediateDirectories: true) } catch {
             throw PublishError.notWritable(screensFolder.path, BundleWriter.reason(error))
@@ -130,11 +193,11 @@ package enum Publisher {
         let served = Set(sizes.map(\.slicePath))
         for entry in ((try? fm.contentsOfDirectory(atPath: screensFolder.path)) ?? []).sorted() where !served.contains("screens/" + entry) {
             guard let screen = ownSlice(entry, in: screensFolder, app: manifest.app.bundleID, root: key.root) else { continue }
-            var withdrawn = manifest
-            withdrawn.campaigns = []
-            withdrawn.screen = screen
+            var emptied = manifest
+            emptied.campaigns = []
+            emptied.screen = screen
             try writeSigned(
-                withdrawn.encoded(), to: screensFolder.appendingPathComponent(entry), signature: screensFolder.appendingPathComponent(entry + ".sig"),
+                emptied.encoded(), to: screensFolder.appendingPathComponent(entry), signature: screensFolder.appendingPathComponent(entry + ".sig"),
                 key: key)
             report.withdrawnScreens += 1
         }
@@ -144,7 +207,6 @@ package enum Publisher {
             key: key)
         report.manifestBytes = whole.count
         report.expires = manifest.expires
-        return report
     }
 
     /// The screen of `screens/<entry>` when it is a slice a publication wrote: named `<W>x<H>.json`
@@ -200,17 +262,21 @@ package enum Publisher {
     }
 
     /// The serial of the manifest already at `output` and the version of the key certificate it
-    /// carries; 0 for none. A tree whose manifest cannot be read is refused rather than published over.
+    /// carries; 0 for none.
     package static func heldSerial(in output: URL) throws -> (serial: Int, version: Int) {
+        let manifest = try heldManifest(in: output)
+        return (manifest?.serial ?? 0, manifest?.keyVersion ?? 0)
+    }
+
+    /// The manifest already at `output`, nil when there is none. A tree whose manifest cannot be
+    /// read is refused rather than published over.
+    package static func heldManifest(in output: URL) throws -> Manifest? {
         let url = output.appendingPathComponent("manifest.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { return (0, 0) }
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         guard let data = readBounded(url, limit: ReadLimits.manifestBytes) else {
             throw PublishError.unreadableTree(url.path, "not a regular file of at most \(ReadLimits.manifestBytes) bytes")
         }
-        do {
-            let manifest = try Manifest.decode(from: data)
-            return (manifest.serial ?? 0, manifest.keyVersion)
-        } catch {
+        do { return try Manifest.decode(from: data) } catch {
             throw PublishError.unreadableTree(url.path, error.description)
         }
     }
@@ -252,6 +318,8 @@ package struct PublishReport: Sendable {
     package var damagedObjectsLeft: [String] = []
     /// The whole manifest's size.
     package var manifestBytes = 0
+    /// What changed against the season the tree held (``SeasonDiff``), one line each.
+    package var changes: [String] = []
     /// When the publication expires.
     package var expires: Date?
 
@@ -278,6 +346,16 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
     case badSourceDateEpoch(String)
     /// The key's certificate is older than the one the tree is published under: its key is retired.
     case retiredCertificate(version: Int, held: Int)
+    /// The bundle holds campaigns withdrawn from the tree and not readmitted.
+    case withdrawnCampaigns([String])
+    /// `--readmit` names a campaign the tree has not withdrawn.
+    case notWithdrawn(String, withdrawn: [String])
+    /// `--withdraw` names a campaign the tree does not hold.
+    case noSuchCampaign(String, held: [String])
+    /// `--withdraw` on a folder with no published manifest.
+    case nothingPublished(String)
+    /// `--withdraw` on a tree whose manifest is not signed under this key's root.
+    case notOwnTree(String, String)
 
     package var description: String {
         switch self {
@@ -298,6 +376,17 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
         case .badSourceDateEpoch(let text):
             return (text.isEmpty ? "SOURCE_DATE_EPOCH is set but empty" : "SOURCE_DATE_EPOCH is \"\(text)\", not a whole number of seconds since 1970")
                 + "; the serial must be the commit's time (git log -1 --format=%ct), or unset SOURCE_DATE_EPOCH to publish at the clock's time"
+        case .withdrawnCampaigns(let names):
+            let list = names.joined(separator: ", ")
+            return
+                "\(list) \(names.count == 1 ? "was" : "were") withdrawn from this tree (publish --withdraw): build the season without \(names.count == 1 ? "it" : "them"), or bring \(names.count == 1 ? "it" : "them") back on purpose with --readmit \(names.joined(separator: " --readmit "))"
+        case .notWithdrawn(let name, let withdrawn):
+            return "--readmit \(name): the tree has not withdrawn it (withdrawn: \(withdrawn.isEmpty ? "none" : withdrawn.joined(separator: ", ")))"
+        case .noSuchCampaign(let name, let held):
+            return "--withdraw \(name): the tree's season has no such campaign (it holds \(held.isEmpty ? "none" : held.joined(separator: ", ")))"
+        case .nothingPublished(let path): return "\(path) holds no published season (manifest.json) to withdraw from"
+        case .notOwnTree(let path, let reason):
+            return "\(path): the season there is not signed under this key's root (\(reason)); withdraw with the key that publishes it"
         case .retiredCertificate(let version, let held):
             return
                 "the tree is published under key certificate version \(held), and this key's is version \(version == 0 ? "0 (none)" : String(version)): phones that installed the tree refuse it as signed by a retired key; publish with the key of the newest certificate (docs/reliability.md, \"Keys\")"

@@ -1,0 +1,94 @@
+// Expectations: issue 37's pull, as written: `publish --withdraw NAME` signs the live tree again
+// without the campaign, with no rebuild; the tree remembers it, and a later publication that brings
+// it back is refused by name until it is readmitted; a phone that fetches shows the pulled art at
+// most once more (the launch before its app's code runs); the deploy's check refuses a tree that
+// brings back what the season online withdrew.
+import Foundation
+@_spi(Testing) import SplashApplier
+import SplashCore
+import SplashFormat
+import SplashFormatWriting
+import SplashScenarios
+import SplashSimulator
+import SplashTestSupport
+import Testing
+
+@Suite(.serialized) struct WithdrawTests {
+    @Test func aWithdrawnCampaignLeavesAtTheNextFetchAndStaysOutUntilReadmitted() throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("season")
+        try Season15.publish(Season15.full, to: tree)
+        let keys = temporaryFolder("withdraw-keys")
+        try Season15.key.privateKey.write(to: keys.appendingPathComponent("key"), atomically: true, encoding: .utf8)
+        try Season15.key.publicKey.write(to: keys.appendingPathComponent("key.pub"), atomically: true, encoding: .utf8)
+        let url = server.base.appendingPathComponent("season").absoluteString
+        let phone = temporaryFolder("withdraw-phone").appendingPathComponent("s")
+        let install = try splashgen(
+            "sim", "install", "--sandbox", phone.path, "--app-version", "5.2", "--app-build", "100", "--key", keys.appendingPathComponent("key.pub").path)
+        #expect(install.status == 0, "\(install.stderr)")
+        let first = try splashgen("sim", "launch", "--sandbox", phone.path, "--from", url, "--now", "2026-11-11T12:00:00+08:00")
+        #expect(first.status == 0 && first.stdout.contains("campaign   double11"), "\(first.stdout)\(first.stderr)")
+
+        // Legal says: down now.
+        let pull = try splashgen("publish", "-o", tree.path, "--key", keys.appendingPathComponent("key").path, "--withdraw", "double11")
+        #expect(
+            pull.status == 0 && pull.stdout.contains("  - double11: withdrawn") && pull.stdout.contains("objects untouched"), "\(pull.stdout)\(pull.stderr)")
+        let season = try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("manifest.json")))
+        #expect(season.campaigns.map(\.id) == ["default", "mourning"] && season.withdrawn == ["double11"])
+
+        // The next launch still shows it (the cache is shown before the app's code runs); its fetch
+        // takes the withdrawal, and the launch after shows the app's own screen.
+        let once = try splashgen("sim", "launch", "--sandbox", phone.path, "--from", url, "--now", "2026-11-11T13:00:00+08:00")
+        #expect(
+            once.status == 0 && once.stdout.contains("double11's snapshot (withdrawn)") && once.stdout.contains("campaign   default"),
+            "\(once.stdout)\(once.stderr)")
+        let after = try splashgen("sim", "launch", "--sandbox", phone.path, "--from", url, "--now", "2026-11-11T14:00:00+08:00")
+        #expect(after.status == 0 && after.stdout.contains("default's snapshot") && !after.stdout.contains("double11's"), "\(after.stdout)\(after.stderr)")
+
+        // A later publication that holds it is refused by name, with nothing written.
+        let before = Season15.files(tree)
+        #expect(throws: PublishError.withdrawnCampaigns(["double11"])) {
+            try Publisher.publish(bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey)
+        }
+        #expect(Season15.files(tree) == before)
+        // Readmitted on purpose: back, and the tree no longer lists it as withdrawn.
+        let back = try Publisher.publish(bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey, readmit: ["double11"])
+        #expect(back.changes.contains { $0.hasPrefix("+ double11: added (readmitted)") }, "\(back.changes)")
+        let readmitted = try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("manifest.json")))
+        #expect(readmitted.withdrawn == nil && readmitted.readmitted == ["double11"])
+        #expect(throws: PublishError.noSuchCampaign("sale", held: ["default", "double11", "mourning"])) {
+            try Publisher.withdraw(["sale"], in: tree, privateKey: Season15.key.privateKey)
+        }
+        #expect(throws: PublishError.self) { try Publisher.withdraw(["double11"], in: tree, privateKey: BundleSignature.makeKeyPair().privateKey) }
+    }
+
+    /// CI publishes into a fresh folder, so the deploy checks what the season online withdrew.
+    @Test func theDeployRefusesATreeThatBringsBackWhatTheSeasonOnlineWithdrew() throws {
+        let root = temporaryFolder("withdraw-deploy")
+        try Season15.key.publicKey.write(to: root.appendingPathComponent("key.pub"), atomically: true, encoding: .utf8)
+        let online = root.appendingPathComponent("online")
+        try Season15.publish(Season15.full, to: online)
+        _ = try Publisher.withdraw(["double11"], in: online, privateKey: Season15.key.privateKey)
+        func verify(_ tree: URL) throws -> ProcessRun {
+            try runProcess(
+                Repo.root.appendingPathComponent("scripts/verify-season.sh"),
+                [root.appendingPathComponent("key.pub").path, tree.path, online.appendingPathComponent("manifest.json").path])
+        }
+        let fresh = root.appendingPathComponent("fresh")
+        _ = try Publisher.publish(bundle: try Season15.full.get(), to: fresh, privateKey: Season15.key.privateKey, serial: 100)
+        let refused = try verify(fresh)
+        #expect(refused.status == 1 && refused.stdout.contains("double11 was withdrawn from the season online"), "\(refused.stdout)")
+        let readmitting = root.appendingPathComponent("readmitting")
+        _ = try Publisher.publish(bundle: try Season15.full.get(), to: readmitting, privateKey: Season15.key.privateKey, serial: 100, readmit: ["double11"])
+        let passed = try verify(readmitting)
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+        let without = root.appendingPathComponent("without")
+        _ = try Publisher.publish(bundle: try Season15.withoutMourning.get(), to: without, privateKey: Season15.key.privateKey, serial: 100)
+        #expect(try verify(without).status == 1, "double11 is in it too")
+    }
+
+    /// Runs the built `splashgen` binary (beside this test bundle) from the repository's root.
+    func splashgen(_ arguments: String...) throws -> ProcessRun {
+        try runProcess(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("splashgen"), arguments, in: Repo.root)
+    }
+}
