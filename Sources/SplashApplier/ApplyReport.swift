@@ -25,6 +25,18 @@ public struct ApplyReport: Codable, Equatable, Sendable {
     /// and reason, with a stable code; empty without a bundle or when every file shows the campaign
     /// in force and no other campaign exists.
     public var notShown: [NotShown] = []
+    /// What the cache held when this run began, so at the cold launch that ran it: a campaign's id
+    /// when every cached file held that campaign's picture, `original` when every one held the OS's
+    /// render, `unknown` when there were no records to tell by; nil when the files held different
+    /// things (each ``File/held`` says) or there is no launch folder. The one honest impression a
+    /// launch snapshot gives: "the cache held campaign X at this launch".
+    public var heldAtLaunch: String?
+
+    /// The one value all `held` share, or nil.
+    static func summary(of held: [String]) -> String? {
+        guard let first = held.first, held.allSatisfy({ $0 == first }) else { return nil }
+        return first
+    }
 
     /// Whether every cached file holds what the campaigns in force give it (for each file, the
     /// highest-priority one with its snapshot; with none, the original): false when a file was left
@@ -203,6 +215,9 @@ public struct ApplyReport: Codable, Equatable, Sendable {
         public var action: Action
         /// Why, when the file was left alone.
         public var note: String?
+        /// What the file held when this run began: a campaign's id, `original`, or `unknown`
+        /// (``ApplyReport/heldAtLaunch``).
+        public var held: String?
     }
 
     /// What happened to a file.

@@ -1,6 +1,10 @@
 import Foundation
 import SplashFormat
 
+#if canImport(os)
+import os
+#endif
+
 /// Swaps an app's cached launch snapshots for a campaign's, keeps the originals, puts them back when
 /// the campaign ends, and re-applies after the OS renders the cache anew. Foundation and hashing
 /// only, so the same source runs in an iOS app and on Linux. Call it after launch, off the main
@@ -43,6 +47,12 @@ public struct SnapshotApplier: Sendable {
     public var screenScale: Int?
     /// The longest ``lockTimeout`` may be: an app's launch path never waits longer.
     public static let longestLockWait: TimeInterval = 60
+    /// Receives the outcome of every run (`apply`, `restore`, `status`), its report or its error, on
+    /// the run's own thread, before the call returns: an app logs what its cache held at this cold
+    /// launch (``ApplyReport/heldAtLaunch``) with its own analytics. The library makes no network call
+    /// for it. On Apple platforms every outcome also goes to the unified log (`os_log`,
+    /// subsystem `splashgen`, category `applier`), at the `info` level.
+    public var outcome: (@Sendable (Result<ApplyReport, ApplierError>) -> Void)?
     /// Where every change goes (a fault-injecting one in tests); nil: the real one, below the container.
     @_spi(Testing) public var fileSystem: (any ApplierFileSystem)?
     /// The file system every change of a run goes through.
@@ -111,6 +121,26 @@ public struct SnapshotApplier: Sendable {
     /// 6. the plan (``ApplyPlanner``), which `status` reports as it is;
     /// 7. the plan carried out, journaled (``PlanExecutor``), and reported.
     private func run(_ mode: Mode, cancellation: Cancellation? = nil) throws(ApplierError) -> ApplyReport {
+        var held: [String: String]?
+        let result: Result<ApplyReport, ApplierError>
+        do throws(ApplierError) {
+            var report = try steps(mode, cancellation: cancellation, held: &held)
+            if let held {
+                for index in report.files.indices { report.files[index].held = held[report.files[index].name] }
+                report.heldAtLaunch = ApplyReport.summary(of: Array(held.values))
+            }
+            result = .success(report)
+        } catch {
+            result = .failure(error)
+        }
+        Self.log(result, mode: mode)
+        outcome?(result)
+        return try result.get()
+    }
+
+    /// The steps of one run; `held` is set, once the cache is surveyed, to what each file held
+    /// before the run changed anything (``held(in:)``).
+    private func steps(_ mode: Mode, cancellation: Cancellation?, held: inout [String: String]?) throws(ApplierError) -> ApplyReport {
         // A cancelled run stops before it writes anything, or while it waits for the lock; once it
         // holds the lock it finishes.
         if cancellation?.isCancelled == true { throw .cancelled }
@@ -127,6 +157,7 @@ public struct SnapshotApplier: Sendable {
         let lock = mode == .status ? nil : try takeLock(paths, cancellation: cancellation)
         defer { withExtendedLifetime(lock) {} }
         var survey = try CacheSurvey(paths: paths)
+        held = Self.held(in: survey)
         if mode != .status { try removePartials(&survey) }
         if survey.names.count > CacheSurvey.mostSnapshots {
             // Not the OS's cache: what a run reads, and the state records, stay bounded.
@@ -168,6 +199,8 @@ public struct SnapshotApplier: Sendable {
             survey, manifest: wish.manifest, bundle: try target.open(), marker: wish.manifest?.app.marker,
             fromBackupsOnly: mode == .restoreFromBackups)
         problems += found.problems
+        // With no records before it, this run's own reading of the files tells the OS's renders.
+        for (name, record) in found.state.files where held?[name] == "unknown" && record.current == record.original { held?[name] = "original" }
         // With no records to trust and no bundle, a cached file cannot be told from a campaign's
         // picture whose original was lost with the records: none is recorded as an original.
         if wish.restoring, wish.manifest == nil, survey.saved == nil || mode == .restoreFromBackups,
@@ -331,6 +364,48 @@ public struct SnapshotApplier: Sendable {
             final, campaign: wish.campaign?.id, nextChange: wish.nextChange, manifest: wish.manifest, regenerated: plan.regenerated,
             noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown(besides: wish.notShown),
             removed: removed.filter { final.files[$0.key] == nil })
+    }
+
+    /// What each cached file held when the run began, so at the cold launch that ran it: from this
+    /// applier's records of what it last put in each file, which hold only while the cache holds
+    /// exactly the recorded files (their names are the state's key, and the OS names every render
+    /// anew); `original`, or the campaign's id. A file the records do not know is the OS's new
+    /// render (`original`); with no records to trust (a first run, or lost ones), `unknown`, until
+    /// the run's own reading of the files (step 5) tells the OS's renders among them.
+    static func held(in survey: CacheSurvey) -> [String: String] {
+        var held: [String: String] = [:]
+        for name in survey.names {
+            guard let saved = survey.saved else {
+                held[name] = "unknown"
+                continue
+            }
+            guard let record = saved.files[name] else {
+                held[name] = "original"
+                continue
+            }
+            // A replacement records its campaign when it is not the one in force (a file shows the
+            // highest-priority campaign with its snapshot); otherwise it is the state's.
+            held[name] = record.current == record.original ? "original" : record.campaign ?? saved.campaign ?? "unknown"
+        }
+        return held
+    }
+
+    /// The unified log's line for a run's outcome (Apple platforms; nothing elsewhere).
+    private static func log(_ result: Result<ApplyReport, ApplierError>, mode: Mode) {
+        #if canImport(os)
+        // The C-style call takes a static format, so the message needs no OSLogMessage interpolation.
+        let log = OSLog(subsystem: "splashgen", category: "applier")
+        switch result {
+        case .success(let report): os_log("%{public}@", log: log, type: .info, Self.logLine(report, mode: mode) as NSString)
+        case .failure(let error): os_log("%{public}@", log: log, type: .error, "\(mode) failed: \(error.description)" as NSString)
+        }
+        #endif
+    }
+
+    /// The unified log's text for a run's report: what the cache held, what is in force, the problems.
+    static func logLine(_ report: ApplyReport, mode: Mode) -> String {
+        let problems = report.problems.map(\.code.rawValue).joined(separator: ",")
+        return "\(mode): held \(report.heldAtLaunch ?? "mixed"), now \(report.campaign ?? "none"), problems [\(problems)]"
     }
 
     /// The state key of this app version and build with these cached file names.

@@ -192,6 +192,7 @@ enum ReportText {
         }
         var lines = ["folder     \(folder)"]
         lines.append("campaign   \(report.campaign ?? "none (the app's own launch screen)")")
+        if report.folder != nil { lines.append("held       \(report.heldAtLaunch ?? "different files held different things") at this launch, before the run") }
         lines.append("next run   \(report.nextChange.map { ScheduleTime.written($0, in: zone) } ?? "no schedule change ahead")")
         if report.nothingToDo { lines.append("nothing to do") }
         if report.cacheRegenerated { lines.append("the OS rendered the cache anew: originals backed up") }

@@ -70,6 +70,11 @@ public enum LaunchScreenUpdater {
         do {
             var applier = try await SnapshotApplier.forThisApp(bundle: bundle, trust: trust)
             applier.clock = clock
+            // Every run's outcome also goes to the unified log (subsystem "splashgen"); an app sends
+            // what the cache held at this cold launch to its own analytics here.
+            applier.outcome = { result in
+                if case .success(let report) = result { print("splashgen: this launch showed \(report.heldAtLaunch ?? "different pictures per file")") }
+            }
             let report = try await applier.apply()
             for problem in report.problems { print("splashgen: \(problem.code.rawValue): \(problem)") }
             scheduleRefresh(at: report.nextChange ?? .distantFuture)
