@@ -53,6 +53,11 @@ public struct SnapshotApplier: Sendable {
     /// for it. On Apple platforms every outcome also goes to the unified log (`os_log`,
     /// subsystem `splashgen`, category `applier`), at the `info` level.
     public var outcome: (@Sendable (Result<ApplyReport, ApplierError>) -> Void)?
+    /// This install's rollout draw, 0 to 9,999 (``Manifest/Campaign/rollsOut(toBucket:)``); nil: the
+    /// one drawn at random the first time a bundle had a campaign with a `rollout`, and kept in
+    /// `Library/Application Support/splashgen/rollout-draw`. It never leaves the phone: it is no
+    /// device identifier, and nothing is sent anywhere.
+    public var rolloutDraw: Int?
     /// Where every change goes (a fault-injecting one in tests); nil: the real one, below the container.
     @_spi(Testing) public var fileSystem: (any ApplierFileSystem)?
     /// The file system every change of a run goes through.
@@ -179,7 +184,8 @@ public struct SnapshotApplier: Sendable {
                 actions: [:], notes: [:], problems: [], notShown: saved.notShown ?? [])
         }
         // 4.
-        let wish = try wish(of: &target, paths: paths, restoring: mode == .restore || mode == .restoreFromBackups, at: now)
+        let wish = try wish(
+            of: &target, paths: paths, restoring: mode == .restore || mode == .restoreFromBackups, drawing: mode != .status, at: now)
         if mode != .status { try finishInterruptedMoves(&survey) }
         var problems = Self.surveyProblems(survey) + wish.problems
         guard survey.folderExists else {
@@ -284,7 +290,7 @@ public struct SnapshotApplier: Sendable {
     /// Step 4: the bundle opened (parsed, its signature checked) and refused when it is another
     /// app's; the campaign in force at `now` for this app version (none when restoring, or once the
     /// season has expired), when that next changes, and why each other campaign is not shown.
-    private func wish(of target: inout Target, paths: ApplierPaths, restoring: Bool, at now: Date) throws(ApplierError) -> Wish {
+    private func wish(of target: inout Target, paths: ApplierPaths, restoring: Bool, drawing: Bool, at now: Date) throws(ApplierError) -> Wish {
         let manifest = try target.open()?.manifest
         if let manifest, manifest.app.bundleID != paths.bundleID {
             throw .badBundle(.otherApp(expected: paths.bundleID, found: manifest.app.bundleID))
@@ -304,10 +310,24 @@ public struct SnapshotApplier: Sendable {
                     )
                 ])
         }
-        let campaigns = manifest.campaigns(inForceAt: now, appVersion: appVersion)
+        let inForce = manifest.campaigns(inForceAt: now, appVersion: appVersion)
+        // A rollout is decided on the phone, by its own draw (drawn once, when first needed).
+        let draw = inForce.contains { $0.rollout != nil } ? try rolloutDraw(paths, drawing: drawing) : nil
+        let campaigns = inForce.filter { $0.rollsOut(toBucket: draw) }
+        let outside: [ApplyReport.NotShown] = inForce.filter { !$0.rollsOut(toBucket: draw) }.map { campaign in
+            let share = String(format: "%g", campaign.rollout ?? 100)
+            return .init(
+                campaign.id, .notInRollout,
+                draw == nil
+                    ? "rolled out to \(share)% of phones; this phone has not drawn its place yet (apply draws it)"
+                    : "rolled out to \(share)% of phones, and this phone's draw is outside them")
+        }
         return Wish(
             manifest: manifest, campaigns: campaigns, nextChange: manifest.nextChange(after: now, appVersion: appVersion),
-            notShown: ApplyPlanner.notShown(manifest, inForce: campaigns.first, at: now, appVersion: appVersion), restoring: false)
+            notShown: outside
+                + ApplyPlanner.notShown(manifest, inForce: campaigns.first, at: now, appVersion: appVersion).filter { entry in
+                    !outside.contains { $0.campaign == entry.campaign }
+                }, restoring: false)
     }
 
     /// What the survey found wrong: a state that was not trusted.
@@ -364,6 +384,35 @@ public struct SnapshotApplier: Sendable {
             final, campaign: wish.campaign?.id, nextChange: wish.nextChange, manifest: wish.manifest, regenerated: plan.regenerated,
             noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown(besides: wish.notShown),
             removed: removed.filter { final.files[$0.key] == nil })
+    }
+
+    /// This install's rollout draw: ``rolloutDraw`` when the app set it; else the one kept in the
+    /// support folder; else, when `drawing`, one drawn now at random and kept (nil for `status`,
+    /// which changes nothing). A kept file that does not read is drawn again.
+    private func rolloutDraw(_ paths: ApplierPaths, drawing: Bool) throws(ApplierError) -> Int? {
+        if let rolloutDraw { return rolloutDraw }
+        let url = paths.url(ApplierPaths.support + "/rollout-draw")
+        if let data = readBounded(url, limit: 16, within: paths.contained), let kept = Int(String(decoding: data, as: UTF8.self)),
+            (0..<Manifest.Campaign.rolloutPlaces).contains(kept)
+        {
+            return kept
+        }
+        guard drawing else { return nil }
+        let drawn = Self.drawRollout()
+        try files.replace(url, with: Data(String(drawn).utf8), durably: true)
+        return drawn
+    }
+
+    /// A new install's place in every rollout: uniform over 0 to 9,999, from the system's secure
+    /// random source.
+    package static func drawRollout<G: RandomNumberGenerator>(using generator: inout G) -> Int {
+        Int.random(in: 0..<Manifest.Campaign.rolloutPlaces, using: &generator)
+    }
+
+    /// ``drawRollout(using:)`` with the system's generator.
+    package static func drawRollout() -> Int {
+        var generator = SystemRandomNumberGenerator()
+        return drawRollout(using: &generator)
     }
 
     /// What each cached file held when the run began, so at the cold launch that ran it: from this

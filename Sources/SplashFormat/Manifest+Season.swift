@@ -73,3 +73,24 @@ extension Manifest {
         return next
     }
 }
+
+extension Manifest.Campaign {
+    /// How many places a phone's rollout draw has: a rollout is kept in hundredths of a percent.
+    package static let rolloutPlaces = 10_000
+
+    /// Whether a phone whose rollout draw is `bucket` (0 to 9,999, drawn once and kept; nil: none
+    /// drawn) shows this campaign: every phone without a `rollout`; otherwise the phones whose draw,
+    /// turned by the campaign's own offset, falls below the share. Raising the share only adds
+    /// phones and lowering it only removes them, as in CodePush; the offset (from the campaign's
+    /// name) keeps two campaigns at 10% from reaching the same phones.
+    package func rollsOut(toBucket bucket: Int?) -> Bool {
+        guard let rollout else { return true }
+        guard let bucket, (0..<Self.rolloutPlaces).contains(bucket) else { return false }
+        return (bucket + Self.rolloutOffset(id)) % Self.rolloutPlaces < Int((rollout * 100).rounded())
+    }
+
+    /// The campaign's turn of every phone's draw: the first 32 bits of SHA-256 of its name.
+    package static func rolloutOffset(_ id: String) -> Int {
+        Int(UInt32(sha256Hex(Data(("splashgen rollout " + id).utf8)).prefix(8), radix: 16) ?? 0) % rolloutPlaces
+    }
+}

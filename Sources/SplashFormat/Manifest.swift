@@ -7,7 +7,11 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// campaign priorities and version ranges, open-ended schedules, the publish serial. Schema 3
     /// moved the marker from each campaign to the app (it is the app's storyboard's, one for every
     /// campaign); schemas 1 and 2 are still read, their campaigns' markers as the app's when they agree.
-    package static let currentSchema = 3
+    package static let currentSchema = 4
+    /// The schema a manifest is written with: 4 when a campaign has a `rollout` (an earlier
+    /// SplashApplier refuses it, rather than show that campaign to every phone), 3 otherwise, which
+    /// every app out there reads.
+    package var neededSchema: Int { campaigns.contains { $0.rollout != nil } ? 4 : 3 }
 
     /// Schema version of this manifest.
     package var schema: Int
@@ -89,17 +93,21 @@ package struct Manifest: Codable, Equatable, Sendable {
         package var minVersion: String?
         /// Highest `CFBundleShortVersionString` the campaign applies to (inclusive), if any.
         package var maxVersion: String?
+        /// The share of phones that show it, in percent (0 to 100, in hundredths); nil: every phone.
+        /// Each phone draws its place once and keeps it (``rollsOut(toBucket:)``). Schema 4.
+        package var rollout: Double?
 
         private enum CodingKeys: String, CodingKey {
-            case id, schedule, grey, encoding, snapshots, priority
+            case id, schedule, grey, encoding, snapshots, priority, rollout
             case minVersion = "min_version", maxVersion = "max_version", ownScreen = "own_screen"
         }
 
         /// Makes a campaign entry.
         package init(
             id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, snapshots: [Snapshot],
-            priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil, ownScreen: Bool = false
+            priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil, ownScreen: Bool = false, rollout: Double? = nil
         ) {
+            self.rollout = rollout
             self.id = id
             self.ownScreen = ownScreen ? true : nil
             self.schedule = schedule
@@ -123,6 +131,7 @@ package struct Manifest: Codable, Equatable, Sendable {
             minVersion = try keys.decodeIfPresent(String.self, forKey: .minVersion)
             maxVersion = try keys.decodeIfPresent(String.self, forKey: .maxVersion)
             ownScreen = try keys.decodeIfPresent(Bool.self, forKey: .ownScreen)
+            rollout = try keys.decodeIfPresent(Double.self, forKey: .rollout)
         }
     }
 
@@ -262,9 +271,9 @@ package struct Manifest: Codable, Equatable, Sendable {
         }
     }
 
-    /// Makes a manifest.
-    package init(schema: Int = Manifest.currentSchema, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
-        self.schema = schema
+    /// Makes a manifest, of `schema`, or by default the one its campaigns need (``neededSchema``).
+    package init(schema: Int? = nil, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
+        self.schema = schema ?? (campaigns.contains { $0.rollout != nil } ? 4 : 3)
         self.generator = generator
         self.app = app
         self.campaigns = campaigns
@@ -303,7 +312,7 @@ package struct Manifest: Codable, Equatable, Sendable {
             }
             // Read as schema 3 from here on, so that a manifest written again (a publication, a
             // slice) says the schema its shape is.
-            if let marker = markers.first { (app.marker, schema) = (marker, Self.currentSchema) }
+            if let marker = markers.first { (app.marker, schema) = (marker, 3) }
         }
     }
 }

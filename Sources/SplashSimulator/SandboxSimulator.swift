@@ -66,12 +66,16 @@ public struct SandboxSimulator {
     /// cache's `.ktx` names; `cacheFormat` caches in another container than the iOS version's own.
     /// A folder that holds anything but a sandbox this simulator made is refused. `pinnedKey` is the
     /// public key the app pins (a `.pub` file's text), checked here; nil: the app accepts unsigned bundles.
+    /// `rolloutDraw` fixes the app's place in every rollout (0 to 9,999); nil: it draws its own.
     public func install(
         launchScreen: URL, version: String, build: String, device: String, ios: String, zoomed: Bool = false,
         blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic, cacheFormat: CacheFormat? = nil,
-        pinnedKey: String? = nil
+        pinnedKey: String? = nil, rolloutDraw: Int? = nil
     ) throws -> SpringBoardModel {
         guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
+        if let rolloutDraw, !(0..<Manifest.Campaign.rolloutPlaces).contains(rolloutDraw) {
+            throw SimulatorError.rejected("the rollout draw must be 0 to 9999; found \(rolloutDraw)")
+        }
         if let pinnedKey { _ = try PinnedKey(pinnedKey) }
         let device = zoomed ? try PhoneScreen.named(device).zoomed().name : device
         let storyboard = try LaunchScreen(
@@ -90,6 +94,7 @@ public struct SandboxSimulator {
             appearance: .light, orientation: .portrait, blackRender: blackRender,
             interfaceStyle: interfaceStyle == .automatic ? nil : interfaceStyle,
             cacheFormat: cacheFormat == CacheFormat(ios: os) ? nil : cacheFormat, variants: [:], launches: 0, pinnedKey: pinnedKey)
+        model.rolloutDraw = rolloutDraw
         try render(&model, storyboard: storyboard, only: nil)
         if let leftovers { try leaveLeftovers(of: leftovers, model: model) }
         try model.save(modelURL)
@@ -238,6 +243,7 @@ public struct SandboxSimulator {
             container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
             osVersion: try os(model), decoder: SimulatedAppDecoder(), trust: try trust ?? appTrust(), clock: { now })
         applier.interfaceStyle = model.interfaceStyle ?? .automatic
+        applier.rolloutDraw = model.rolloutDraw
         applier.appBundleID = model.bundleID
         applier.screenScale = try PhoneScreen.named(model.device).scale
         guard try os(model).major < 13 else { return (try body(applier), []) }

@@ -38,6 +38,9 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
     /// every run of its applier check bundles against it. Nil: the app accepts unsigned bundles, as
     /// a development build may.
     public var pinnedKey: String? = nil
+    /// The app's rollout draw (0 to 9,999), fixed at install; nil: the app draws its own at random,
+    /// as on a phone.
+    public var rolloutDraw: Int? = nil
     /// What the app's runs have put in the cache, by the SHA-256 of each file they left: the campaign
     /// whose picture it is. The simulator names a file by it once a later bundle no longer holds that
     /// campaign (withdrawn, or gone from the season).

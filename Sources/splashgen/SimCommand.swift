@@ -60,6 +60,8 @@ struct SimCommand: AsyncParsableCommand {
                 "The public key file (from keygen) the app pins: its fetches and every apply check bundles against it (default: none, the app accepts unsigned bundles)."
         )
         var key: String?
+        @Option(help: "The app's place in every rollout, 0 to 9999 (default: the app draws its own at random, as on a phone).")
+        var rolloutDraw: Int?
 
         func run() throws {
             let pinned: String?
@@ -70,7 +72,7 @@ struct SimCommand: AsyncParsableCommand {
                     build: app.build ?? "1",
                     device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
                     leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style, cacheFormat: cacheFormat,
-                    pinnedKey: pinned)
+                    pinnedKey: pinned, rolloutDraw: rolloutDraw)
             }
         }
     }

@@ -94,7 +94,7 @@ package struct BundleBuilder: Sendable {
         }
         // One marker for the app: a season's campaigns agree on it (``Season/problems``).
         let marker = season.campaigns[0].marker
-        let manifest = Manifest(
+        var manifest = Manifest(
             generator: SplashgenVersion.generator,
             app: Manifest.App(
                 bundleID: season.campaigns[0].app.bundleID,
@@ -116,8 +116,10 @@ package struct BundleBuilder: Sendable {
                                 ? snapshot.recipe.placements.map { Manifest.Frame(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } : nil)
                     },
                     priority: campaign.priority, minVersion: campaign.app.minVersion, maxVersion: campaign.app.maxVersion,
-                    ownScreen: campaign.ownScreen)
+                    ownScreen: campaign.ownScreen, rollout: campaign.rollout)
             })
+        // Schema 3 unless a campaign needs 4, so that apps out there read every bundle they can.
+        manifest.schema = manifest.neededSchema
         let bundle = try writer.commit(manifest)
         times.write += clock.now - writeStart
         times.total = clock.now - started

@@ -22,6 +22,8 @@ package struct Campaign: Equatable, Sendable {
     /// Whether this is the app's own launch screen, as its storyboard draws it: the reference the
     /// applier tells the OS's black renders by, and what it puts in their place.
     package var ownScreen = false
+    /// The share of phones that show it, in percent (`rollout:`); nil: every phone.
+    package var rollout: Double? = nil
     /// What the snapshot objects hold.
     package var encoding: SnapshotEncoding
     /// astcenc effort for `ktx`.

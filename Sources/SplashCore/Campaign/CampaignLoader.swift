@@ -114,7 +114,7 @@ private struct Reading {
 
     static let topKeys = [
         "schema", "name", "app", "schedule", "priority", "grey", "encoding", "astc_quality", "orientations",
-        "devices", "display_zoom", "marker", "appearances", "catalogue", "own_screen",
+        "devices", "display_zoom", "marker", "appearances", "catalogue", "own_screen", "rollout",
     ]
 
     mutating func campaign(_ root: Node) -> Campaign? {
@@ -132,6 +132,7 @@ private struct Reading {
         let priority = top["priority"].map { reader.int($0, "priority", in: -1000...1000) } ?? 0
         let grey = top["grey"].map { reader.bool($0, "grey") } ?? false
         let ownScreen = top["own_screen"].map { reader.bool($0, "own_screen") } ?? false
+        let rollout = top["rollout"].map(rollout)
         let encoding = top["encoding"].map { reader.oneOf($0, "encoding", as: SnapshotEncoding.self) } ?? .default
         let quality = top["astc_quality"].map { reader.oneOf($0, "astc_quality", as: ASTCQuality.self) } ?? .medium
         let orientations = top["orientations"].map(orientations) ?? [.portrait]
@@ -151,6 +152,14 @@ private struct Reading {
             nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
         campaign.markerSource = top["marker"].map { reader.location($0, "marker") } ?? campaign.nameSource
         campaign.ownScreen = ownScreen
+        if let rollout {
+            guard let rollout else { return nil }
+            if ownScreen == true, let node = top["rollout"] {
+                reader.error(node, "rollout", "the app's own screen (own_screen: true) is shown to every phone, as it repairs black renders: remove rollout")
+                return nil
+            }
+            campaign.rollout = rollout
+        }
         if case .mapping(let keys) = scheduleNode, let start = keys["start"]?.string, let zone = ScheduleTime.timeZone(of: start) {
             campaign.scheduleTimeZone = zone
         }
@@ -158,6 +167,16 @@ private struct Reading {
     }
 
     func name(_ node: Node) -> String? { reader.bundleName(node, "name") }
+
+    /// `rollout:`, a percentage from 0 to 100 in hundredths (each phone draws one of 10,000 places).
+    func rollout(_ node: Node) -> Double? {
+        guard let value = reader.number(node, "rollout", in: 0...100) else { return nil }
+        guard (value * 100).rounded() == value * 100 else {
+            reader.error(node, "rollout", "a percentage in hundredths at most (each phone draws one of 10,000 places); found \(value)")
+            return nil
+        }
+        return value
+    }
 
     func app(_ node: Node) -> Manifest.App? {
         guard let keys = reader.mapping(node, "app", keys: ["bundle_id", "min_version", "max_version"], required: ["bundle_id"]) else {
