@@ -2,7 +2,7 @@
 // the phone only; `rollout: 10` reaches 10% ± 2 of 2,000 phones, raising it to 20% keeps every one of
 // them, 0% reaches none; a phone outside the rollout shows the next campaign in force, or the
 // originals; bad input is an error at file:line:col. The 2,000 phones draw from a seeded generator
-// (the applier's own draw, with a generator the test fixes), so the count does not vary by run.
+// (the applier's own draw, with SplitMix64 as its generator), so the count does not vary by run.
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
 import SplashCore
@@ -12,18 +12,6 @@ import SplashSimulator
 import SplashTestSupport
 import Testing
 
-/// SplitMix64: a fixed sequence for the test's draws.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct RolloutTests {
     func campaign(_ id: String, rollout: Double?) -> Manifest.Campaign {
         Manifest.Campaign(
@@ -31,7 +19,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func tenPercentReachesTenPercentOf2000PhonesAndTwentyKeepsEveryOne() {
-        var generator = SeededGenerator(state: 2026)
+        var generator = SplitMix64(state: 2026)
         let phones = (0..<2000).map { _ in SnapshotApplier.drawRollout(using: &generator) }
         func reached(_ rollout: Double, _ id: String = "double11") -> Set<Int> {
             Set(phones.indices.filter { campaign(id, rollout: rollout).rollsOut(toBucket: phones[$0]) })
@@ -49,6 +37,18 @@ struct SeededGenerator: RandomNumberGenerator {
         print("rollout: 10% reached \(ten.count) of 2,000 phones, 20% \(twenty.count) (every one of the 10% among them); 0% none")
     }
 
+    /// The app's applier on a fresh copy of an installed iPhone 15, during the sale.
+    func applier(_ bundle: URL, draw: Int?) throws -> (SandboxSimulator, SnapshotApplier) {
+        let sim = try sandbox(Installed.iPhone15)
+        let model = try sim.model()
+        var applier = SnapshotApplier(
+            container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
+            osVersion: OSVersion(model.ios)!, decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles,
+            clock: { date("2026-11-11T09:00:00+08:00") })
+        applier.rolloutDraw = draw
+        return (sim, applier)
+    }
+
     @Test func aPhoneOutsideTheRolloutShowsTheNextCampaignAndKeepsItsDraw() throws {
         let bundle = try buildSeason("default.yaml", "double11.yaml") { campaigns in
             campaigns[1].rollout = 10
@@ -59,24 +59,12 @@ struct SeededGenerator: RandomNumberGenerator {
         let inside = (0..<10_000).first { double11.rollsOut(toBucket: $0) }!
         let outside = (0..<10_000).first { !double11.rollsOut(toBucket: $0) }!
         for (draw, expected) in [(inside, "double11"), (outside, "default")] {
-            let sim = try sandbox(Installed.iPhone15)
-            let model = try sim.model()
-            var applier = SnapshotApplier(
-                container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-                osVersion: OSVersion(model.ios)!, decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles,
-                clock: { date("2026-11-11T09:00:00+08:00") })
-            applier.rolloutDraw = draw
-            let report = try applier.apply()
+            let report = try applier(bundle, draw: draw).1.apply()
             #expect(report.files.allSatisfy { $0.showing == expected }, "draw \(draw): \(report.files.map(\.showing))")
             if expected == "default" { #expect(report.notShown.contains { $0.campaign == "double11" && $0.reason == .notInRollout }) }
         }
         // A phone with no fixed draw draws once, keeps it in its support folder, and the next run reads it.
-        let sim = try sandbox(Installed.iPhone15)
-        let model = try sim.model()
-        let applier = SnapshotApplier(
-            container: sim.container, bundle: bundle, appVersion: model.version, appBuild: model.build,
-            osVersion: OSVersion(model.ios)!, decoder: SnapshotDecoder(), trust: .acceptingUnsignedBundles,
-            clock: { date("2026-11-11T09:00:00+08:00") })
+        let (sim, applier) = try applier(bundle, draw: nil)
         let status = try applier.status()
         #expect(status.notShown.contains { $0.campaign == "double11" && $0.message.contains("has not drawn its place yet") })
         let kept = sim.container.appendingPathComponent("Library/Application Support/splashgen/rollout-draw")

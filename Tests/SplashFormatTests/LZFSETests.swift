@@ -1,5 +1,6 @@
 import Foundation
 import SplashFormat
+import SplashTestSupport
 import Testing
 
 // The pure-Swift codec exists where the Compression framework does not (on Apple platforms the
@@ -144,15 +145,7 @@ enum Reference {
 
 // MARK: - Test data generators
 
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
     mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(truncatingIfNeeded: next()) } }
 }
 
