@@ -59,7 +59,7 @@ import Testing
         ),
         (
             "newer schema", { bundle in try editManifest(bundle) { $0.replacingOccurrences(of: "\"schema\" : 3", with: "\"schema\" : 7") } },
-            { $0 == .newerSchema(found: 7, supported: 3) }
+            { $0 == .newerSchema(found: 7, supported: Manifest.currentSchema) }
         ),
         ("malformed JSON", { bundle in try editManifest(bundle) { String($0.prefix(200)) } }, { if case .malformedManifest = $0 { true } else { false } }),
         (
