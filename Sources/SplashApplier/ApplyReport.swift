@@ -149,6 +149,8 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             case outranked
             /// In force, but it has no snapshot of a cached file's screen: that file shows the original.
             case screenMissing = "screen-missing"
+            /// In force, but its `match:` is for other phones (the message says which condition).
+            case doesNotMatch = "does-not-match"
             /// In force, but rolled out to a share of phones this phone's draw is outside.
             case notInRollout = "not-in-rollout"
             /// The season it belongs to expired before a newer one was fetched.

@@ -58,6 +58,13 @@ public struct SnapshotApplier: Sendable {
     /// `Library/Application Support/splashgen/rollout-draw`. It never leaves the phone: it is no
     /// device identifier, and nothing is sent anywhere.
     public var rolloutDraw: Int?
+    /// The phone's first preferred language, a BCP 47 tag (`Locale.preferredLanguages.first`), for
+    /// campaigns that `match:` languages; nil: such campaigns are not shown.
+    public var language: String?
+    /// The phone's region, ISO 3166 (`Locale.current.region`), for campaigns that `match:` regions.
+    public var region: String?
+    /// `iphone` or `ipad` (`UIDevice.current.userInterfaceIdiom`), for campaigns that `match:` devices.
+    public var deviceFamily: String?
     /// Where every change goes (a fault-injecting one in tests); nil: the real one, below the container.
     @_spi(Testing) public var fileSystem: (any ApplierFileSystem)?
     /// The file system every change of a run goes through.
@@ -310,11 +317,15 @@ public struct SnapshotApplier: Sendable {
                     )
                 ])
         }
-        let inForce = manifest.campaigns(inForceAt: now, appVersion: appVersion)
-        // A rollout is decided on the phone, by its own draw (drawn once, when first needed).
-        let draw = inForce.contains { $0.rollout != nil } ? try rolloutDraw(paths, drawing: drawing) : nil
-        let campaigns = inForce.filter { $0.rollsOut(toBucket: draw) }
-        let outside: [ApplyReport.NotShown] = inForce.filter { !$0.rollsOut(toBucket: draw) }.map { campaign in
+        // Targeting and rollout are decided on the phone: by what it says of itself, and by its own
+        // draw (drawn once, when a campaign in force first needs it).
+        let phone = Manifest.Match.Phone(language: language, region: region, build: appBuild, os: osVersion, device: deviceFamily)
+        let matching = inForce(manifest, at: now).filter { $0.match?.mismatch(phone) == nil }
+        let draw = matching.contains { $0.rollout != nil } ? try rolloutDraw(paths, drawing: drawing) : nil
+        let campaigns = matching.filter { $0.rollsOut(toBucket: draw) }
+        let outside: [ApplyReport.NotShown] = inForce(manifest, at: now).compactMap { campaign in
+            if let mismatch = campaign.match?.mismatch(phone) { return .init(campaign.id, .doesNotMatch, mismatch) }
+            guard !campaign.rollsOut(toBucket: draw) else { return nil }
             let share = String(format: "%g", campaign.rollout ?? 100)
             return .init(
                 campaign.id, .notInRollout,
@@ -384,6 +395,11 @@ public struct SnapshotApplier: Sendable {
             final, campaign: wish.campaign?.id, nextChange: wish.nextChange, manifest: wish.manifest, regenerated: plan.regenerated,
             noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown(besides: wish.notShown),
             removed: removed.filter { final.files[$0.key] == nil })
+    }
+
+    /// The campaigns in force at `now` for this app version, highest priority first.
+    private func inForce(_ manifest: Manifest, at now: Date) -> [Manifest.Campaign] {
+        manifest.campaigns(inForceAt: now, appVersion: appVersion)
     }
 
     /// This install's rollout draw: ``rolloutDraw`` when the app set it; else the one kept in the

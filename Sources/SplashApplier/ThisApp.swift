@@ -10,6 +10,8 @@ import UIKit
 package struct AppFacts: Sendable {
     /// `CFBundleShortVersionString`, `CFBundleVersion`, `CFBundleIdentifier`, `UIUserInterfaceStyle`.
     package var version: String?, build: String?, bundleID: String?, interfaceStyle: String?
+    /// The first preferred language, the region and the device family (`iphone`, `ipad`).
+    package var language: String?, region: String?, deviceFamily: String?
     /// The data container (`NSHomeDirectory()`).
     package var container: URL
     /// The running OS's version.
@@ -45,6 +47,7 @@ package struct AppFacts: Sendable {
         applier.interfaceStyle = InterfaceStyle(infoPlistValue: interfaceStyle)
         applier.appBundleID = bundleID
         applier.screenScale = Int(scale.rounded())
+        (applier.language, applier.region, applier.deviceFamily) = (language, region, deviceFamily)
         return applier
     }
 
@@ -82,12 +85,20 @@ extension AppFacts {
         let info = Bundle.main.infoDictionary ?? [:]
         let system = ProcessInfo.processInfo.operatingSystemVersion
         let screen = UIScreen.main
-        return AppFacts(
+        var facts = AppFacts(
             version: info["CFBundleShortVersionString"] as? String, build: info["CFBundleVersion"] as? String,
             bundleID: Bundle.main.bundleIdentifier, interfaceStyle: info["UIUserInterfaceStyle"] as? String,
             container: URL(fileURLWithPath: NSHomeDirectory()),
             osVersion: OSVersion(major: system.majorVersion, minor: system.minorVersion),
             points: (Double(screen.bounds.width), Double(screen.bounds.height)), scale: Double(screen.scale))
+        facts.language = Locale.preferredLanguages.first
+        if #available(iOS 16, *) { facts.region = Locale.current.region?.identifier } else { facts.region = Locale.current.regionCode }
+        switch UIDevice.current.userInterfaceIdiom {
+        case .phone: facts.deviceFamily = "iphone"
+        case .pad: facts.deviceFamily = "ipad"
+        default: facts.deviceFamily = nil
+        }
+        return facts
     }
 }
 

@@ -11,7 +11,7 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// The schema a manifest is written with: 4 when a campaign has a `rollout` (an earlier
     /// SplashApplier refuses it, rather than show that campaign to every phone), 3 otherwise, which
     /// every app out there reads.
-    package var neededSchema: Int { campaigns.contains { $0.rollout != nil } ? 4 : 3 }
+    package var neededSchema: Int { campaigns.contains { $0.rollout != nil || $0.match != nil } ? 4 : 3 }
 
     /// Schema version of this manifest.
     package var schema: Int
@@ -96,18 +96,22 @@ package struct Manifest: Codable, Equatable, Sendable {
         /// The share of phones that show it, in percent (0 to 100, in hundredths); nil: every phone.
         /// Each phone draws its place once and keeps it (``rollsOut(toBucket:)``). Schema 4.
         package var rollout: Double?
+        /// Which phones it is for (`match:`), decided on the phone; nil: every phone. Schema 4.
+        package var match: Match?
 
         private enum CodingKeys: String, CodingKey {
-            case id, schedule, grey, encoding, snapshots, priority, rollout
+            case id, schedule, grey, encoding, snapshots, priority, rollout, match
             case minVersion = "min_version", maxVersion = "max_version", ownScreen = "own_screen"
         }
 
         /// Makes a campaign entry.
         package init(
             id: String, schedule: Schedule, grey: Bool, encoding: SnapshotEncoding, snapshots: [Snapshot],
-            priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil, ownScreen: Bool = false, rollout: Double? = nil
+            priority: Int = 0, minVersion: String? = nil, maxVersion: String? = nil, ownScreen: Bool = false, rollout: Double? = nil,
+            match: Match? = nil
         ) {
             self.rollout = rollout
+            self.match = match
             self.id = id
             self.ownScreen = ownScreen ? true : nil
             self.schedule = schedule
@@ -132,6 +136,7 @@ package struct Manifest: Codable, Equatable, Sendable {
             maxVersion = try keys.decodeIfPresent(String.self, forKey: .maxVersion)
             ownScreen = try keys.decodeIfPresent(Bool.self, forKey: .ownScreen)
             rollout = try keys.decodeIfPresent(Double.self, forKey: .rollout)
+            match = try keys.decodeIfPresent(Match.self, forKey: .match)
         }
     }
 
@@ -273,7 +278,7 @@ package struct Manifest: Codable, Equatable, Sendable {
 
     /// Makes a manifest, of `schema`, or by default the one its campaigns need (``neededSchema``).
     package init(schema: Int? = nil, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
-        self.schema = schema ?? (campaigns.contains { $0.rollout != nil } ? 4 : 3)
+        self.schema = schema ?? (campaigns.contains { $0.rollout != nil || $0.match != nil } ? 4 : 3)
         self.generator = generator
         self.app = app
         self.campaigns = campaigns

@@ -70,7 +70,7 @@ public struct SandboxSimulator {
     public func install(
         launchScreen: URL, version: String, build: String, device: String, ios: String, zoomed: Bool = false,
         blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic, cacheFormat: CacheFormat? = nil,
-        pinnedKey: String? = nil, rolloutDraw: Int? = nil
+        pinnedKey: String? = nil, rolloutDraw: Int? = nil, language: String? = nil, region: String? = nil
     ) throws -> SpringBoardModel {
         guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
         if let rolloutDraw, !(0..<Manifest.Campaign.rolloutPlaces).contains(rolloutDraw) {
@@ -95,6 +95,7 @@ public struct SandboxSimulator {
             interfaceStyle: interfaceStyle == .automatic ? nil : interfaceStyle,
             cacheFormat: cacheFormat == CacheFormat(ios: os) ? nil : cacheFormat, variants: [:], launches: 0, pinnedKey: pinnedKey)
         model.rolloutDraw = rolloutDraw
+        (model.language, model.region) = (language, region)
         try render(&model, storyboard: storyboard, only: nil)
         if let leftovers { try leaveLeftovers(of: leftovers, model: model) }
         try model.save(modelURL)
@@ -244,6 +245,8 @@ public struct SandboxSimulator {
             osVersion: try os(model), decoder: SimulatedAppDecoder(), trust: try trust ?? appTrust(), clock: { now })
         applier.interfaceStyle = model.interfaceStyle ?? .automatic
         applier.rolloutDraw = model.rolloutDraw
+        (applier.language, applier.region) = (model.language, model.region)
+        applier.deviceFamily = model.device.hasPrefix("iPad") ? "ipad" : "iphone"
         applier.appBundleID = model.bundleID
         applier.screenScale = try PhoneScreen.named(model.device).scale
         guard try os(model).major < 13 else { return (try body(applier), []) }

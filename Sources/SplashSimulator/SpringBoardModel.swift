@@ -41,6 +41,8 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
     /// The app's rollout draw (0 to 9,999), fixed at install; nil: the app draws its own at random,
     /// as on a phone.
     public var rolloutDraw: Int? = nil
+    /// The phone's first preferred language and region, as the app reads them (nil: none given).
+    public var language: String? = nil, region: String? = nil
     /// What the app's runs have put in the cache, by the SHA-256 of each file they left: the campaign
     /// whose picture it is. The simulator names a file by it once a later bundle no longer holds that
     /// campaign (withdrawn, or gone from the season).

@@ -62,6 +62,9 @@ struct SimCommand: AsyncParsableCommand {
         var key: String?
         @Option(help: "The app's place in every rollout, 0 to 9999 (default: the app draws its own at random, as on a phone).")
         var rolloutDraw: Int?
+        @Option(help: "The phone's first preferred language, a BCP 47 tag such as zh-Hans-CN (for campaigns that match languages).")
+        var language: String?
+        @Option(help: "The phone's region, ISO 3166, such as CN (for campaigns that match regions).") var region: String?
 
         func run() throws {
             let pinned: String?
@@ -72,7 +75,7 @@ struct SimCommand: AsyncParsableCommand {
                     build: app.build ?? "1",
                     device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
                     leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style, cacheFormat: cacheFormat,
-                    pinnedKey: pinned, rolloutDraw: rolloutDraw)
+                    pinnedKey: pinned, rolloutDraw: rolloutDraw, language: language, region: region)
             }
         }
     }

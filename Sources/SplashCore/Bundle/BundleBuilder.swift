@@ -116,7 +116,7 @@ package struct BundleBuilder: Sendable {
                                 ? snapshot.recipe.placements.map { Manifest.Frame(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } : nil)
                     },
                     priority: campaign.priority, minVersion: campaign.app.minVersion, maxVersion: campaign.app.maxVersion,
-                    ownScreen: campaign.ownScreen, rollout: campaign.rollout)
+                    ownScreen: campaign.ownScreen, rollout: campaign.rollout, match: campaign.match)
             })
         // Schema 3 unless a campaign needs 4, so that apps out there read every bundle they can.
         manifest.schema = manifest.neededSchema

@@ -24,6 +24,8 @@ package struct Campaign: Equatable, Sendable {
     package var ownScreen = false
     /// The share of phones that show it, in percent (`rollout:`); nil: every phone.
     package var rollout: Double? = nil
+    /// Which phones it is for (`match:`); nil: every phone.
+    package var match: Manifest.Match? = nil
     /// What the snapshot objects hold.
     package var encoding: SnapshotEncoding
     /// astcenc effort for `ktx`.

@@ -114,7 +114,7 @@ private struct Reading {
 
     static let topKeys = [
         "schema", "name", "app", "schedule", "priority", "grey", "encoding", "astc_quality", "orientations",
-        "devices", "display_zoom", "marker", "appearances", "catalogue", "own_screen", "rollout",
+        "devices", "display_zoom", "marker", "appearances", "catalogue", "own_screen", "rollout", "match",
     ]
 
     mutating func campaign(_ root: Node) -> Campaign? {
@@ -133,6 +133,7 @@ private struct Reading {
         let grey = top["grey"].map { reader.bool($0, "grey") } ?? false
         let ownScreen = top["own_screen"].map { reader.bool($0, "own_screen") } ?? false
         let rollout = top["rollout"].map(rollout)
+        let match = top["match"].map(match)
         let encoding = top["encoding"].map { reader.oneOf($0, "encoding", as: SnapshotEncoding.self) } ?? .default
         let quality = top["astc_quality"].map { reader.oneOf($0, "astc_quality", as: ASTCQuality.self) } ?? .medium
         let orientations = top["orientations"].map(orientations) ?? [.portrait]
@@ -152,14 +153,17 @@ private struct Reading {
             nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
         campaign.markerSource = top["marker"].map { reader.location($0, "marker") } ?? campaign.nameSource
         campaign.ownScreen = ownScreen
-        if let rollout {
-            guard let rollout else { return nil }
-            if ownScreen == true, let node = top["rollout"] {
-                reader.error(node, "rollout", "the app's own screen (own_screen: true) is shown to every phone, as it repairs black renders: remove rollout")
+        // Who sees it is decided on the phone; the app's own screen is every phone's.
+        for (key, given) in [("rollout", rollout.map { $0 != nil }), ("match", match.map { $0 != nil })] {
+            guard let given else { continue }
+            guard given else { return nil }
+            if ownScreen == true, let node = top[key] {
+                reader.error(node, key, "the app's own screen (own_screen: true) is shown to every phone, as it repairs black renders: remove \(key)")
                 return nil
             }
-            campaign.rollout = rollout
         }
+        campaign.rollout = rollout ?? nil
+        campaign.match = match ?? nil
         if case .mapping(let keys) = scheduleNode, let start = keys["start"]?.string, let zone = ScheduleTime.timeZone(of: start) {
             campaign.scheduleTimeZone = zone
         }
@@ -167,6 +171,82 @@ private struct Reading {
     }
 
     func name(_ node: Node) -> String? { reader.bundleName(node, "name") }
+
+    /// `match:`: which phones the campaign is for, every condition checked here (a BCP 47 language,
+    /// an ISO 3166 region, a range that ends before it starts, an unknown key).
+    func match(_ node: Node) -> Manifest.Match? {
+        guard let keys = reader.mapping(node, "match", keys: ["languages", "regions", "builds", "ios", "devices"]) else { return nil }
+        var match = Manifest.Match()
+        var ok = true
+        func list(_ key: String, _ check: (String) -> String?) -> [String]? {
+            guard let node = keys[key] else { return nil }
+            guard let items = reader.sequence(node, "match.\(key)"), !items.isEmpty else {
+                if case .sequence = node { reader.error(node, "match.\(key)", "expected at least one entry") }
+                ok = false
+                return nil
+            }
+            var values: [String] = []
+            for (index, item) in items.enumerated() {
+                guard let value = reader.string(item, "match.\(key)[\(index)]") else {
+                    ok = false
+                    continue
+                }
+                if let problem = check(value) {
+                    reader.error(item, "match.\(key)[\(index)]", problem)
+                    ok = false
+                } else {
+                    values.append(value)
+                }
+            }
+            return values
+        }
+        func range(_ key: String, example: String) -> (String?, String?) {
+            guard let node = keys[key], let bounds = reader.mapping(node, "match.\(key)", keys: ["min", "max"]) else { return (nil, nil) }
+            func bound(_ name: String) -> String? {
+                guard let node = bounds[name] else { return nil }
+                guard case .scalar(let scalar) = node, VersionNumber.problem(scalar.string) == nil else {
+                    reader.error(node, "match.\(key).\(name)", "expected a number such as \(example); found \(reader.describe(node))")
+                    ok = false
+                    return nil
+                }
+                return scalar.string
+            }
+            let (min, max) = (bound("min"), bound("max"))
+            if let min, let max, VersionNumber(max) < VersionNumber(min) {
+                reader.error(bounds["max"] ?? node, "match.\(key).max", "the range ends (\(max)) before it starts (\(min))")
+                ok = false
+            }
+            return (min, max)
+        }
+        match.languages = list("languages") { Self.isLanguageTag($0) ? nil : "expected a BCP 47 language tag such as en, zh-Hans or pt-BR; found \"\($0)\"" }
+        match.regions = list("regions") { region in
+            Self.regions.contains(region) ? nil : "expected an ISO 3166 region code such as CN, US or GB; found \"\(region)\""
+        }
+        (match.minBuild, match.maxBuild) = range("builds", example: "100 or 5.2.1")
+        (match.minIOS, match.maxIOS) = range("ios", example: "15 or 17.4")
+        match.devices = list("devices") { ["iphone", "ipad"].contains($0) ? nil : "expected iphone or ipad; found \"\($0)\"" }
+        return ok ? match : nil
+    }
+
+    /// A BCP 47 tag as phones give them: a language (2–3 letters), then optionally a script (4
+    /// letters) and a region (2 letters or 3 digits), e.g. `zh-Hans-CN` (RFC 5646 §2.1, the subset
+    /// `Locale.preferredLanguages` returns).
+    static func isLanguageTag(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        guard (1...3).contains(parts.count), (2...3).contains(parts[0].count), parts[0].allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        var rest = parts.dropFirst()
+        if let script = rest.first, script.count == 4, script.allSatisfy({ $0.isASCII && $0.isLetter }) { rest = rest.dropFirst() }
+        if let region = rest.first {
+            guard (region.count == 2 && region.allSatisfy({ $0.isASCII && $0.isLetter })) || (region.count == 3 && region.allSatisfy(\.isNumber)) else {
+                return false
+            }
+            rest = rest.dropFirst()
+        }
+        return rest.isEmpty
+    }
+
+    /// ISO 3166-1 alpha-2 codes, as Foundation knows them.
+    static let regions = Set(Locale.Region.isoRegions.map(\.identifier).filter { $0.count == 2 })
 
     /// `rollout:`, a percentage from 0 to 100 in hundredths (each phone draws one of 10,000 places).
     func rollout(_ node: Node) -> Double? {
