@@ -88,6 +88,65 @@ import Testing
         #expect(try verify(without).status == 1, "double11 is in it too")
     }
 
+    /// Issue 37's play: eight phones with different habits fetch a season, double11 is withdrawn two
+    /// hours into the sale, and every phone launches every two hours until the sale ends. A phone
+    /// that fetches shows the pulled art at most once more (its launch before the fetch that drops
+    /// it); one that never fetches again shows it until the season's expiry, and not after. The
+    /// test prints, per phone, how long the pulled art was shown after the withdrawal.
+    @Test func aWithdrawalPlayedAcrossPhonesWithDifferentFetchHabits() async throws {
+        let server = try NginxServer()
+        let tree = server.root.appendingPathComponent("season")
+        let start = date("2026-11-10T20:00:00+08:00"), withdrawal = date("2026-11-10T22:00:00+08:00")
+        let expiry = start.addingTimeInterval(86_400)
+        _ = try Publisher.publish(
+            bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey, serial: 1, validFor: 86_400, now: start)
+        // Hours between fetches (nil: never again after the first).
+        let habits: [Int?] = [2, 2, 4, 6, 8, 12, nil, nil]
+        var phones: [SandboxSimulator] = []
+        for index in habits.indices {
+            let sim = SandboxSimulator(root: temporaryFolder("play-phone-\(index)").appendingPathComponent("s"))
+            _ = try sim.install(
+                launchScreen: Repo.ownStoryboard, version: "5.2", build: "100", device: "iPhone 15", ios: "17.0", pinnedKey: Season15.key.publicKey)
+            phones.append(sim)
+        }
+        var lastFetch = [Date?](repeating: nil, count: phones.count)
+        var shownAfter = [Date?](repeating: nil, count: phones.count)
+        var withdrawn = false
+        var now = start.addingTimeInterval(3_600)
+        while now < date("2026-11-12T02:00:00+08:00") {
+            if !withdrawn, now >= withdrawal {
+                _ = try Publisher.withdraw(["double11"], in: tree, privateKey: Season15.key.privateKey, clock: 2)
+                withdrawn = true
+            }
+            for (index, sim) in phones.enumerated() {
+                let due = lastFetch[index].map { last in habits[index].map { now.timeIntervalSince(last) >= Double($0) * 3_600 } ?? false } ?? true
+                var fetcher = try sim.fetcher(from: server.base.appendingPathComponent("season"), trust: Season15.trust)
+                fetcher.clock = { [now] in now }
+                if due {
+                    _ = try? await fetcher.fetch()
+                    lastFetch[index] = now
+                }
+                let launch = try sim.launch(bundle: fetcher.current, now: now)
+                if withdrawn, launch.showing.hasPrefix("double11's snapshot") { shownAfter[index] = now }
+            }
+            now.addTimeInterval(2 * 3_600)
+        }
+        for (index, last) in shownAfter.enumerated() {
+            let hours = last.map { String(format: "%.0f h", $0.timeIntervalSince(withdrawal) / 3_600) } ?? "never"
+            print(
+                "withdrawal play: phone \(index) (fetches \(habits[index].map { "every \($0) h" } ?? "once")): pulled art last shown \(hours) after the withdrawal"
+            )
+            guard let last else { continue }
+            if let hours = habits[index] {
+                // At most once more: the launch before the first fetch after the withdrawal.
+                #expect(last.timeIntervalSince(withdrawal) <= Double(hours) * 3_600 + 2 * 3_600, "phone \(index)")
+            } else {
+                #expect(last < expiry.addingTimeInterval(2 * 3_600), "phone \(index): shown at \(last), past the expiry \(expiry) by more than one launch")
+            }
+        }
+        #expect(shownAfter.contains { $0 != nil }, "some phone showed the pulled art after the withdrawal")
+    }
+
     /// Runs the built `splashgen` binary (beside this test bundle) from the repository's root.
     func splashgen(_ arguments: String...) throws -> ProcessRun {
         try runProcess(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("splashgen"), arguments, in: Repo.root)
