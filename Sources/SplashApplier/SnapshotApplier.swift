@@ -320,7 +320,8 @@ public struct SnapshotApplier: Sendable {
         // Targeting and rollout are decided on the phone: by what it says of itself, and by its own
         // draw (drawn once, when a campaign in force first needs it).
         let phone = Manifest.Match.Phone(language: language, region: region, build: appBuild, os: osVersion, device: deviceFamily)
-        let matching = inForce(manifest, at: now).filter { $0.match?.mismatch(phone) == nil }
+        // A campaign with art per language shows this phone the art of its language.
+        let matching = inForce(manifest, at: now).filter { $0.match?.mismatch(phone) == nil }.map { $0.inLanguage(language) }
         let draw = matching.contains { $0.rollout != nil } ? try rolloutDraw(paths, drawing: drawing) : nil
         let campaigns = matching.filter { $0.rollsOut(toBucket: draw) }
         let outside: [ApplyReport.NotShown] = inForce(manifest, at: now).compactMap { campaign in

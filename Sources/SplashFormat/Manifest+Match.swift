@@ -68,3 +68,22 @@ extension Manifest {
         }
     }
 }
+
+extension Manifest.Campaign {
+    /// Whether the campaign uses what schema 4 added: a rollout, a match, or art per language.
+    package var needsSchema4: Bool { rollout != nil || match != nil || snapshots.contains { $0.language != nil } }
+
+    /// The campaign as a phone whose first preferred language is `language` sees it: of a campaign
+    /// with art per language, only the snapshots of the art whose tag the language is, or is narrower
+    /// than (the longest such tag: `zh-Hans-CN` takes `zh-Hans` before `zh`); with none, the art for
+    /// every other language. A campaign without art per language is unchanged.
+    package func inLanguage(_ language: String?) -> Manifest.Campaign {
+        let tags = Set(snapshots.compactMap(\.language))
+        guard !tags.isEmpty else { return self }
+        let lower = language?.lowercased() ?? ""
+        let chosen = tags.filter { lower == $0.lowercased() || lower.hasPrefix($0.lowercased() + "-") }.max { $0.count < $1.count }
+        var seen = self
+        seen.snapshots = snapshots.filter { $0.language == chosen }
+        return seen
+    }
+}

@@ -11,7 +11,7 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// The schema a manifest is written with: 4 when a campaign has a `rollout` (an earlier
     /// SplashApplier refuses it, rather than show that campaign to every phone), 3 otherwise, which
     /// every app out there reads.
-    package var neededSchema: Int { campaigns.contains { $0.rollout != nil || $0.match != nil } ? 4 : 3 }
+    package var neededSchema: Int { campaigns.contains(where: \.needsSchema4) ? 4 : 3 }
 
     /// Schema version of this manifest.
     package var schema: Int
@@ -228,17 +228,22 @@ package struct Manifest: Codable, Equatable, Sendable {
         /// pixels (each layer's frame as drawn, possibly beyond the picture's edges). The applier
         /// tells a black render by them (`BlackRender`); nil elsewhere, and in bundles built before.
         package var imageViews: [Frame]?
+        /// The BCP 47 tag of the art it draws, for a campaign with art per language; nil: the
+        /// campaign's art for every other language (``Campaign/inLanguage(_:)``). Schema 4.
+        package var language: String?
 
         private enum CodingKeys: String, CodingKey {
-            case points, scale, pixels, orientation, appearance, family, devices, object, bytes, deflated
+            case points, scale, pixels, orientation, appearance, family, devices, object, bytes, deflated, language
             case imageViews = "image_views"
         }
 
         /// Makes a snapshot entry.
         package init(
             points: Size, scale: Int, pixels: Size, orientation: Orientation, appearance: Appearance,
-            family: String, devices: [String], object: String, bytes: Int, deflated: Int? = nil, imageViews: [Frame]? = nil
+            family: String, devices: [String], object: String, bytes: Int, deflated: Int? = nil, imageViews: [Frame]? = nil,
+            language: String? = nil
         ) {
+            self.language = language
             self.deflated = deflated
             self.imageViews = imageViews
             self.family = family
@@ -278,7 +283,7 @@ package struct Manifest: Codable, Equatable, Sendable {
 
     /// Makes a manifest, of `schema`, or by default the one its campaigns need (``neededSchema``).
     package init(schema: Int? = nil, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
-        self.schema = schema ?? (campaigns.contains { $0.rollout != nil || $0.match != nil } ? 4 : 3)
+        self.schema = schema ?? (campaigns.contains(where: \.needsSchema4) ? 4 : 3)
         self.generator = generator
         self.app = app
         self.campaigns = campaigns

@@ -78,4 +78,36 @@ import Testing
             String(describing: error).contains("sale.yaml:\(row):\(column): error: \(message)")
         }
     }
+
+    /// One campaign with art per language, in one bundle: a Chinese (Hans) phone sees its art (a
+    /// plain green screen here, to tell it by), every other phone the campaign's own art.
+    @Test(arguments: [("zh-Hans-CN", true), ("zh-Hans", true), ("en-US", false), ("zh-Hant-TW", false)])
+    func oneCampaignShowsEachPhoneTheArtOfItsLanguage(_ language: String, _ chinese: Bool) throws {
+        let bundle = try Self.perLanguage.get()
+        let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+        #expect(manifest.schema == 4 && manifest.campaigns.count == 1)
+        #expect(Set(manifest.campaigns[0].snapshots.map(\.language)) == [nil, "zh-Hans"], "both arts in one campaign, one bundle")
+        let sim = SandboxSimulator(root: temporaryFolder("languages").appendingPathComponent("s"))
+        _ = try sim.install(launchScreen: Repo.ownStoryboard, version: "5.2", build: "100", device: "iPhone 15", ios: "17.0", language: language)
+        let applied = try sim.launch(bundle: bundle, now: date("2026-11-11T09:00:00+08:00"))
+        #expect(try #require(applied.appReport).files.allSatisfy { $0.showing == "double11" })
+        let shown = try sim.launch(bundle: bundle, now: date("2026-11-11T10:00:00+08:00")).image
+        let corner = shown[4, shown.height / 2]
+        let green = corner.g > 200 && corner.r < 60 && corner.b < 60
+        #expect(green == chinese, "\(language): the picture's edge is \(corner)")
+    }
+
+    /// double11 for the iPhone 15, with a zh-Hans art that is a green screen.
+    static let perLanguage = Result { () throws -> URL in
+        let folder = temporaryFolder("languages-yaml")
+        try FileManager.default.copyItem(at: Repo.root.appendingPathComponent("campaigns/art"), to: folder.appendingPathComponent("art"))
+        let text =
+            try String(contentsOf: Repo.campaign("double11.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "devices: all", with: "devices: [\"iPhone 15\"]")
+            + "languages:\n  zh-Hans:\n    light:\n      background: \"#00FF00\"\n    dark:\n      background: \"#00FF00\"\n"
+        let file = folder.appendingPathComponent("double11.yaml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let campaign = try CampaignLoader(catalogue: DeviceCatalogue.bundled()).load(contentsOf: file)
+        return try BundleBuilder(outputRoot: temporaryFolder("bundle")).build(campaign).bundle
+    }
 }

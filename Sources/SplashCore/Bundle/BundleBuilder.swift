@@ -35,17 +35,19 @@ package struct BundleBuilder: Sendable {
     ) throws -> BuildReport {
         if let problem = season.problems.first { throw CampaignError([problem]) }
         // The output folder is locked and the bundle's folder checked before anything is written.
-        let artFiles = season.campaigns.flatMap { campaign in campaign.appearances.values.flatMap(\.layers).map { campaign.url(of: $0) } }
+        let variants = season.campaigns.flatMap(\.languageVariants)
+        let artFiles = variants.flatMap { variant in variant.campaign.appearances.values.flatMap(\.layers).map { variant.campaign.url(of: $0) } }
         let writer = try BundleWriter(outputRoot: outputRoot, name: season.name, inputs: artFiles, waiting: waiting)
         let clock = ContinuousClock()
         let started = clock.now
         var times = StageTimes()
 
         let readStart = clock.now
-        var plans: [(campaign: Campaign, artwork: Artwork, snapshots: [PlannedSnapshot])] = []
-        for campaign in season.campaigns {
+        // One plan per art: a campaign's own, and each language's.
+        var plans: [(campaign: Campaign, language: String?, artwork: Artwork, snapshots: [PlannedSnapshot])] = []
+        for (language, campaign) in variants {
             let artwork = try Artwork.read(campaign, maxPixels: maxImagePixels)
-            plans.append((campaign, artwork, try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator)))
+            plans.append((campaign, language, artwork, try SnapshotPlanner.plan(campaign, artwork: artwork, generator: SplashgenVersion.generator)))
         }
         times.decode += clock.now - readStart
 
@@ -99,11 +101,12 @@ package struct BundleBuilder: Sendable {
             app: Manifest.App(
                 bundleID: season.campaigns[0].app.bundleID,
                 marker: Manifest.Marker(light: marker.light.hex, dark: marker.dark.hex, size: marker.size)),
-            campaigns: plans.map { plan in
-                let campaign = plan.campaign
-                return Manifest.Campaign(
+            campaigns: season.campaigns.map { campaign in
+                Manifest.Campaign(
                     id: campaign.name, schedule: campaign.schedule, grey: campaign.grey, encoding: campaign.encoding,
-                    snapshots: plan.snapshots.map { snapshot in
+                    snapshots: plans.filter { $0.campaign.name == campaign.name }.flatMap { plan in
+                        plan.snapshots.map { snapshot in (snapshot, plan.language) }
+                    }.map { snapshot, language in
                         let object = objects[snapshot.recipe.key]!
                         return Manifest.Snapshot(
                             points: snapshot.screen.points, scale: snapshot.screen.scale,
@@ -113,7 +116,8 @@ package struct BundleBuilder: Sendable {
                             object: object.hash, bytes: object.bytes,
                             // The app's own screen says where its image views are, for telling black renders.
                             imageViews: campaign.ownScreen
-                                ? snapshot.recipe.placements.map { Manifest.Frame(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } : nil)
+                                ? snapshot.recipe.placements.map { Manifest.Frame(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } : nil,
+                            language: language)
                     },
                     priority: campaign.priority, minVersion: campaign.app.minVersion, maxVersion: campaign.app.maxVersion,
                     ownScreen: campaign.ownScreen, rollout: campaign.rollout, match: campaign.match)

@@ -26,6 +26,20 @@ package struct Campaign: Equatable, Sendable {
     package var rollout: Double? = nil
     /// Which phones it is for (`match:`); nil: every phone.
     package var match: Manifest.Match? = nil
+    /// Art per language (`languages:`): a BCP 47 tag's own appearances, shown to phones whose first
+    /// preferred language it is; ``appearances`` are the art for every other language.
+    package var languages: [String: [Appearance: AppearanceSpec]] = [:]
+
+    /// The campaign for each art it draws: its own (language nil), then each language's, by tag.
+    package var languageVariants: [(language: String?, campaign: Campaign)] {
+        [(nil, self)]
+            + languages.keys.sorted().map { tag in
+                var variant = self
+                variant.appearances = languages[tag]!
+                variant.languages = [:]
+                return (tag, variant)
+            }
+    }
     /// What the snapshot objects hold.
     package var encoding: SnapshotEncoding
     /// astcenc effort for `ktx`.

@@ -114,7 +114,7 @@ private struct Reading {
 
     static let topKeys = [
         "schema", "name", "app", "schedule", "priority", "grey", "encoding", "astc_quality", "orientations",
-        "devices", "display_zoom", "marker", "appearances", "catalogue", "own_screen", "rollout", "match",
+        "devices", "display_zoom", "marker", "appearances", "catalogue", "own_screen", "rollout", "match", "languages",
     ]
 
     mutating func campaign(_ root: Node) -> Campaign? {
@@ -142,6 +142,7 @@ private struct Reading {
         let screens = devices(top["devices"], displayZoom: displayZoom ?? true)
         let marker = self.marker(top["marker"])
         let appearances = top["appearances"].flatMap { node in self.appearances(node, orientations: orientations ?? []) }
+        let languages = top["languages"].map { node in self.languages(node, orientations: orientations ?? []) }
 
         guard let name, let app, let schedule, let priority, let grey, let ownScreen, let encoding, let quality, let orientations, let screens,
             let marker, let appearances, let nameNode = top["name"], let scheduleNode = top["schedule"]
@@ -154,7 +155,7 @@ private struct Reading {
         campaign.markerSource = top["marker"].map { reader.location($0, "marker") } ?? campaign.nameSource
         campaign.ownScreen = ownScreen
         // Who sees it is decided on the phone; the app's own screen is every phone's.
-        for (key, given) in [("rollout", rollout.map { $0 != nil }), ("match", match.map { $0 != nil })] {
+        for (key, given) in [("rollout", rollout.map { $0 != nil }), ("match", match.map { $0 != nil }), ("languages", languages.map { $0 != nil })] {
             guard let given else { continue }
             guard given else { return nil }
             if ownScreen == true, let node = top[key] {
@@ -164,6 +165,7 @@ private struct Reading {
         }
         campaign.rollout = rollout ?? nil
         campaign.match = match ?? nil
+        campaign.languages = (languages ?? nil) ?? [:]
         if case .mapping(let keys) = scheduleNode, let start = keys["start"]?.string, let zone = ScheduleTime.timeZone(of: start) {
             campaign.scheduleTimeZone = zone
         }
@@ -226,6 +228,25 @@ private struct Reading {
         (match.minIOS, match.maxIOS) = range("ios", example: "15 or 17.4")
         match.devices = list("devices") { ["iphone", "ipad"].contains($0) ? nil : "expected iphone or ipad; found \"\($0)\"" }
         return ok ? match : nil
+    }
+
+    /// `languages:`: art per language, each a BCP 47 tag with appearances of the `appearances:` form.
+    func languages(_ node: Node, orientations: [Orientation]) -> [String: [Appearance: Campaign.AppearanceSpec]]? {
+        guard case .mapping(let mapping) = node, !mapping.isEmpty else {
+            reader.error(node, "languages", "expected a mapping from language tags (zh-Hans, en, …) to appearances, as under appearances:")
+            return nil
+        }
+        var result: [String: [Appearance: Campaign.AppearanceSpec]] = [:]
+        var ok = true
+        for (keyNode, value) in mapping {
+            guard let tag = keyNode.scalar?.string, Self.isLanguageTag(tag) else {
+                reader.error(keyNode, "languages", "expected a BCP 47 language tag such as en, zh-Hans or pt-BR; found \(reader.describe(keyNode))")
+                ok = false
+                continue
+            }
+            if let art = appearances(value, orientations: orientations, path: "languages.\(tag)") { result[tag] = art } else { ok = false }
+        }
+        return ok ? result : nil
     }
 
     /// A BCP 47 tag as phones give them: a language (2–3 letters), then optionally a script (4
@@ -364,15 +385,15 @@ private struct Reading {
         return ok ? marker : nil
     }
 
-    func appearances(_ node: Node, orientations: [Orientation]) -> [Appearance: Campaign.AppearanceSpec]? {
-        guard let keys = reader.mapping(node, "appearances", keys: Appearance.allCases.map(\.rawValue), required: ["light"]) else {
+    func appearances(_ node: Node, orientations: [Orientation], path: String = "appearances") -> [Appearance: Campaign.AppearanceSpec]? {
+        guard let keys = reader.mapping(node, path, keys: Appearance.allCases.map(\.rawValue), required: ["light"]) else {
             return nil
         }
         var result: [Appearance: Campaign.AppearanceSpec] = [:]
         var ok = true
         for appearance in Appearance.allCases {
             guard let value = keys[appearance.rawValue] else { continue }
-            if let spec = appearanceSpec(value, "appearances.\(appearance.rawValue)", orientations: orientations) {
+            if let spec = appearanceSpec(value, "\(path).\(appearance.rawValue)", orientations: orientations) {
                 result[appearance] = spec
             } else {
                 ok = false
