@@ -26,7 +26,7 @@ FUZZ := scripts/fuzz.sh
 endif
 # `make test-fast` skips these: the suites that need a server (nginx), a browser (Chromium) or the workflow linters, the
 # crash matrix, and those that build whole catalogue bundles or drive the CLI end to end.
-SLOW_SUITES := FetcherTests|HostileServerTests|CancellationTests|CrashMatrixTests|PreviewPageTests|ASTCQualityTests|BundleBuilderTests|BundleArchiveTests|ContactSheetTests|ScenarioTests|CommandLineTests|LintWorkflowsTests|KeyRotationTests|SeasonExpiryTests|WithdrawTests|TargetingTests|RolloutTests
+SLOW_SUITES := FetcherTests|HostileServerTests|CancellationTests|CrashMatrixTests|PreviewPageTests|ASTCQualityTests|BundleBuilderTests|BundleArchiveTests|ContactSheetTests|ScenarioTests|CommandLineTests|LintWorkflowsTests|KeyRotationTests|SeasonExpiryTests|WithdrawTests
 # `make install`: the release binary and its resources in $(PREFIX)/lib/splashgen, linked from
 # $(PREFIX)/bin: /usr/local where this user may write there, else ~/.local (no sudo needed).
 PREFIX ?= $(shell [ -w /usr/local ] && echo /usr/local || echo "$$HOME/.local")

@@ -63,6 +63,20 @@ import Testing
         #expect(throws: PublishError.self) { try Publisher.withdraw(["double11"], in: tree, privateKey: BundleSignature.makeKeyPair().privateKey) }
     }
 
+    /// `publish` says what changed against the tree's season: a rollout and a match are named.
+    @Test func publishSaysWhatChangedAgainstTheTree() throws {
+        let tree = temporaryFolder("diff").appendingPathComponent("season")
+        _ = try Publisher.publish(bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey)
+        let steered = try buildSeason("default.yaml", "double11.yaml", "mourning.yaml") { campaigns in
+            campaigns[1].rollout = 10
+            campaigns[1].match = Manifest.Match(languages: ["zh-Hans"], regions: ["CN"])
+        }
+        let report = try Publisher.publish(bundle: steered, to: tree, privateKey: Season15.key.privateKey)
+        #expect(report.changes == ["~ double11: rollout every phone → 10%; match every phone → (languages zh-Hans; regions CN)"], "\(report.changes)")
+        let again = try Publisher.publish(bundle: steered, to: tree, privateKey: Season15.key.privateKey)
+        #expect(again.changes.isEmpty, "\(again.changes)")
+    }
+
     /// CI publishes into a fresh folder, so the deploy checks what the season online withdrew.
     @Test func theDeployRefusesATreeThatBringsBackWhatTheSeasonOnlineWithdrew() throws {
         let root = temporaryFolder("withdraw-deploy")

@@ -3,7 +3,8 @@ import SplashFormat
 
 /// What a publication changes against the season its tree held, as `publish` prints it: campaigns
 /// added, removed, withdrawn or readmitted, and for each campaign kept, its schedule, priority,
-/// version range and screens when they change. One line each; none when nothing changed.
+/// version range, greyness, rollout, targeting, art per language and screens when they change. One
+/// line each; none when nothing changed.
 package struct SeasonDiff {
     package let lines: [String]
 
@@ -33,6 +34,14 @@ package struct SeasonDiff {
                 changes.append("versions \(Self.range(earlier)) → \(Self.range(campaign))")
             }
             if earlier.grey != campaign.grey { changes.append(campaign.grey ? "now grey" : "no longer grey") }
+            if earlier.rollout != campaign.rollout { changes.append("rollout \(Self.share(earlier)) → \(Self.share(campaign))") }
+            if earlier.match != campaign.match { changes.append("match \(Self.audience(earlier)) → \(Self.audience(campaign))") }
+            let languagesBefore = Set(earlier.snapshots.compactMap(\.language)), languagesAfter = Set(campaign.snapshots.compactMap(\.language))
+            if languagesBefore != languagesAfter {
+                changes.append(
+                    "art per language \(languagesBefore.sorted().joined(separator: ", ").nonEmpty ?? "none") → \(languagesAfter.sorted().joined(separator: ", ").nonEmpty ?? "none")"
+                )
+            }
             let screensBefore = Self.screens(earlier), screensAfter = Self.screens(campaign)
             let added = screensAfter.subtracting(screensBefore), dropped = screensBefore.subtracting(screensAfter)
             if !added.isEmpty { changes.append("screens added \(Self.list(added))") }
@@ -45,6 +54,22 @@ package struct SeasonDiff {
 
     private static func summary(_ campaign: Manifest.Campaign) -> String {
         "priority \(campaign.priority), \(window(campaign)), \(screens(campaign).count) screens"
+    }
+
+    private static func share(_ campaign: Manifest.Campaign) -> String {
+        campaign.rollout.map { String(format: "%g%%", $0) } ?? "every phone"
+    }
+
+    /// A campaign's `match:` in a few words.
+    private static func audience(_ campaign: Manifest.Campaign) -> String {
+        guard let match = campaign.match else { return "every phone" }
+        var parts: [String] = []
+        if let languages = match.languages { parts.append("languages " + languages.joined(separator: ", ")) }
+        if let regions = match.regions { parts.append("regions " + regions.joined(separator: ", ")) }
+        if match.minBuild != nil || match.maxBuild != nil { parts.append("builds \(match.minBuild ?? "any")…\(match.maxBuild ?? "any")") }
+        if match.minIOS != nil || match.maxIOS != nil { parts.append("iOS \(match.minIOS ?? "any")…\(match.maxIOS ?? "any")") }
+        if let devices = match.devices { parts.append(devices.joined(separator: ", ")) }
+        return "(" + parts.joined(separator: "; ") + ")"
     }
 
     private static func window(_ campaign: Manifest.Campaign) -> String {
@@ -66,4 +91,9 @@ package struct SeasonDiff {
         let sorted = screens.sorted()
         return sorted.prefix(6).joined(separator: ", ") + (sorted.count > 6 ? " and \(sorted.count - 6) more" : "")
     }
+}
+
+extension String {
+    /// Nil for an empty string.
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }
