@@ -33,9 +33,15 @@ struct PublishCommand: ParsableCommand {
             valueName: "name"))
     var withdraw: [String] = []
     @Option(help: ArgumentHelp("Bring back a campaign the tree withdrew, on purpose; repeatable.", valueName: "name")) var readmit: [String] = []
+    @Flag(
+        help:
+            "Remove the objects no manifest served within the grace period names, and list them in pruned-objects.txt for the CDN (docs/reliability.md).")
+    var prune = false
+    @Option(help: ArgumentHelp("The grace period of --prune, in hours (default 48).", valueName: "hours")) var grace = 48
 
     func validate() throws {
         guard (1...3660).contains(validFor) else { throw ValidationError("--valid-for must be 1 to 3660 days; found \(validFor)") }
+        guard (1...8760).contains(grace) else { throw ValidationError("--grace must be 1 to 8760 hours; found \(grace)") }
         if withdraw.isEmpty {
             guard bundle != nil else { throw ValidationError("give the bundle to publish, or --withdraw NAME to pull a campaign from the tree") }
         } else {
@@ -53,11 +59,11 @@ struct PublishCommand: ParsableCommand {
                     try Publisher.publish(
                         bundle: URL(fileURLWithPath: bundle), to: URL(fileURLWithPath: output),
                         privateKey: privateKey, certificate: certificate.read(), serial: serial, validFor: Double(validFor) * 86_400, readmit: readmit,
-                        waiting: Console.waiting(for: output))
+                        prune: prune ? Double(grace) * 3_600 : nil, waiting: Console.waiting(for: output))
                 } else {
                     try Publisher.withdraw(
                         withdraw, in: URL(fileURLWithPath: output), privateKey: privateKey, certificate: certificate.read(),
-                        validFor: Double(validFor) * 86_400, waiting: Console.waiting(for: output))
+                        validFor: Double(validFor) * 86_400, prune: prune ? Double(grace) * 3_600 : nil, waiting: Console.waiting(for: output))
                 }
             let emptied = report.withdrawnScreens == 0 ? "" : " (and \(report.withdrawnScreens) emptied)"
             let objects =
@@ -69,6 +75,11 @@ struct PublishCommand: ParsableCommand {
             )
             for line in report.changes { print("  " + line) }
             if let expires = report.expires { print("  expires \(ScheduleTime.written(expires, in: nil)): publish again before then") }
+            if let pruned = report.pruned {
+                print(
+                    "  pruned \(pruned.count) object files no manifest served in the last \(grace) h names (listed in \(Publisher.prunedFile): delete them from the CDN too)"
+                )
+            }
             if report.repairedObjects > 0 { print("  \(report.repairedObjects) damaged object files written anew") }
             for name in report.damagedObjectsLeft {
                 Console.error("\(output): warning: objects/\(name) does not hold what its name says, and this bundle cannot restore it")

@@ -63,6 +63,37 @@ import Testing
         #expect(throws: PublishError.self) { try Publisher.withdraw(["double11"], in: tree, privateKey: BundleSignature.makeKeyPair().privateKey) }
     }
 
+    /// `publish --prune`: the object files no manifest served within the grace period names go, and
+    /// are listed for the CDN; those of the manifest current at its start stay (a phone may still be
+    /// fetching them); a tree whose record does not reach back that far is not pruned.
+    @Test func pruneRemovesOnlyObjectsNoManifestServedWithinTheGraceNames() throws {
+        let tree = temporaryFolder("prune").appendingPathComponent("season")
+        let start = date("2026-11-01T00:00:00Z")
+        func objects(_ bundle: Result<URL, any Error>) throws -> Set<String> {
+            Set(
+                try Manifest.decode(from: Data(contentsOf: try bundle.get().appendingPathComponent("manifest.json"))).campaigns.flatMap(\.snapshots).map(
+                    \.object))
+        }
+        _ = try Publisher.publish(bundle: try Season15.full.get(), to: tree, privateKey: Season15.key.privateKey, now: start)
+        #expect(throws: PublishError.cannotPruneYet("2026-11-03T00:00:00Z")) {
+            try Publisher.publish(bundle: try Season15.greySale.get(), to: tree, privateKey: Season15.key.privateKey, now: start, prune: 2 * 86_400)
+        }
+        _ = try Publisher.publish(
+            bundle: try Season15.greySale.get(), to: tree, privateKey: Season15.key.privateKey, now: start.addingTimeInterval(3_600))
+        let report = try Publisher.publish(
+            bundle: try Season15.withoutMourning.get(), to: tree, privateKey: Season15.key.privateKey, now: start.addingTimeInterval(3 * 86_400),
+            prune: 2 * 86_400)
+        // Served within the last two days: the grey sale (current two days ago) and this publication.
+        let needed = try objects(Season15.greySale).union(try objects(Season15.withoutMourning))
+        let gone = try objects(Season15.full).subtracting(needed)
+        #expect(!gone.isEmpty)
+        #expect(Set(report.pruned ?? []) == Set(gone.flatMap { ["objects/\($0)", "objects/\($0).deflate"] }))
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: tree.appendingPathComponent("objects").path))
+        #expect(left == Set(needed.flatMap { [$0, $0 + ".deflate"] }))
+        let listed = try String(contentsOf: tree.appendingPathComponent(Publisher.prunedFile), encoding: .utf8)
+        #expect(Set(listed.split(separator: "\n").map(String.init)) == Set(report.pruned ?? []))
+    }
+
     /// `publish` says what changed against the tree's season: a rollout and a match are named.
     @Test func publishSaysWhatChangedAgainstTheTree() throws {
         let tree = temporaryFolder("diff").appendingPathComponent("season")

@@ -18,7 +18,8 @@ extension Publisher {
     static func refuseWhatItDidNotWrite(in tree: URL, objects: Set<String>, slices: [String], app: String, root: Data) throws(PublishError) {
         try expect(tree, "objects", S_IFDIR)
         try expect(tree, "screens", S_IFDIR)
-        let files = ["manifest.json", BundleSignature.fileName] + objects.sorted().flatMap { ["objects/" + $0, "objects/" + $0 + ".deflate"] }
+        let files =
+            ["manifest.json", BundleSignature.fileName, historyFile, prunedFile] + objects.sorted().flatMap { ["objects/" + $0, "objects/" + $0 + ".deflate"] }
         for name in files + slices.sorted().flatMap({ [$0, $0 + ".sig"] }) { try expect(tree, name, S_IFREG) }
         let screens = tree.appendingPathComponent("screens")
         for slice in slices.sorted() {

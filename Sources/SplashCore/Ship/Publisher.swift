@@ -39,7 +39,8 @@ package enum Publisher {
     /// app, a folder where a file goes), refuses the whole publication with nothing written.
     package static func publish(
         bundle: URL, to tree: URL, privateKey: String, certificate: KeyCertificate? = nil, serial requested: Int? = nil, clock: Int? = nil,
-        validFor: TimeInterval = defaultValidity, now: Date = Date(), readmit: [String] = [], waiting: (() -> Void)? = nil
+        validFor: TimeInterval = defaultValidity, now: Date = Date(), readmit: [String] = [], prune: TimeInterval? = nil,
+        waiting: (() -> Void)? = nil
     ) throws -> PublishReport {
         let clock = try clock ?? clockSerial()
         let key = try SigningKey(privateKey: privateKey, certificate: certificate)
@@ -51,6 +52,7 @@ package enum Publisher {
         let lock = try TreeLock(output, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
         let before = try heldManifest(in: output)
+        let history = try history(in: output)
         let serial = try nextSerial(after: before, key: key, requested: requested, clock: clock)
         manifest.serial = serial
         manifest.certificate = key.certificate
@@ -119,7 +121,19 @@ package enum Publisher {
         }
 
         try writeManifests(manifest, sizes: sizes, to: output, key: key, report: &report)
+        try finish(manifest, in: output, history: history, prune: prune, now: now, report: &report)
         return report
+    }
+
+    /// After the manifests: the publication recorded, then, with `prune` (a grace period), the
+    /// objects no manifest served within it names removed (``prune(_:history:grace:now:)``).
+    private static func finish(
+        _ manifest: Manifest, in output: URL, history: [Publication], prune grace: TimeInterval?, now: Date, report: inout PublishReport
+    ) throws {
+        let publication = Publication(
+            serial: manifest.serial ?? 0, published: now, objects: Set(manifest.campaigns.flatMap(\.snapshots).map(\.object)).sorted())
+        try record(publication, in: output, history: history)
+        if let grace { report.pruned = try Self.prune(output, history: history + [publication], grace: grace, now: now) }
     }
 
     /// `splashgen publish --withdraw`: the tree's season signed again without the campaigns `names`,
@@ -130,7 +144,7 @@ package enum Publisher {
     /// until it is readmitted by name. The tree must be signed under the root this key answers to.
     package static func withdraw(
         _ names: [String], in tree: URL, privateKey: String, certificate: KeyCertificate? = nil, clock: Int? = nil,
-        validFor: TimeInterval = defaultValidity, now: Date = Date(), waiting: (() -> Void)? = nil
+        validFor: TimeInterval = defaultValidity, now: Date = Date(), prune: TimeInterval? = nil, waiting: (() -> Void)? = nil
     ) throws -> PublishReport {
         let clock = try clock ?? clockSerial()
         let key = try SigningKey(privateKey: privateKey, certificate: certificate)
@@ -138,6 +152,7 @@ package enum Publisher {
         let lock = try TreeLock(output, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
         guard let before = try heldManifest(in: output) else { throw PublishError.nothingPublished(output.path) }
+        let history = try history(in: output)
         let signature = readBounded(output.appendingPathComponent(BundleSignature.fileName), limit: ReadLimits.signatureBytes)
         let data = readBounded(output.appendingPathComponent("manifest.json"), limit: ReadLimits.manifestBytes) ?? Data()
         do { _ = try BundleSignature.check(data, signature: signature.map { String(decoding: $0, as: UTF8.self) }, root: key.root, at: nil) } catch {
@@ -158,6 +173,7 @@ package enum Publisher {
         var report = PublishReport(tree: output, serial: manifest.serial ?? 0, signer: key)
         report.changes = SeasonDiff(from: before, to: manifest).lines
         try writeManifests(manifest, sizes: sizes, to: output, key: key, report: &report)
+        try finish(manifest, in: output, history: history, prune: prune, now: now, report: &report)
         return report
     }
 
@@ -320,6 +336,9 @@ package struct PublishReport: Sendable {
     package var manifestBytes = 0
     /// What changed against the season the tree held (``SeasonDiff``), one line each.
     package var changes: [String] = []
+    /// With `--prune`: the object files removed (`objects/<sha256>`, `.deflate`), also listed in
+    /// ``Publisher/prunedFile``.
+    package var pruned: [String]?
     /// When the publication expires.
     package var expires: Date?
 
@@ -356,6 +375,8 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
     case nothingPublished(String)
     /// `--withdraw` on a tree whose manifest is not signed under this key's root.
     case notOwnTree(String, String)
+    /// `--prune` before the tree's record reaches back a grace period: when it will.
+    case cannotPruneYet(String)
 
     package var description: String {
         switch self {
@@ -384,6 +405,9 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
             return "--readmit \(name): the tree has not withdrawn it (withdrawn: \(withdrawn.isEmpty ? "none" : withdrawn.joined(separator: ", ")))"
         case .noSuchCampaign(let name, let held):
             return "--withdraw \(name): the tree's season has no such campaign (it holds \(held.isEmpty ? "none" : held.joined(separator: ", ")))"
+        case .cannotPruneYet(let when):
+            return
+                "nothing pruned: the tree's record of what it served (publications.json) does not reach back the grace period, and an object of an unrecorded publication may be one a phone is fetching; prune from \(when) on"
         case .nothingPublished(let path): return "\(path) holds no published season (manifest.json) to withdraw from"
         case .notOwnTree(let path, let reason):
             return "\(path): the season there is not signed under this key's root (\(reason)); withdraw with the key that publishes it"
