@@ -18,7 +18,7 @@ import sys
 
 import yaml
 
-SECRET = re.compile(r"secrets\.(?!GITHUB_TOKEN\b)[A-Za-z_]")
+SECRET = re.compile(r"secrets\.(?!GITHUB_TOKEN\b)[A-Za-z_]|secrets\[|toJSON\(\s*secrets\s*\)")
 FORBIDDEN = re.compile(r"(?<![\w./-])(apt-get|apt|pip3?|npm|brew|make)(?![\w-])|swift\s+test|\.ci/run|fuzz")
 TESTS = re.compile(r"(?<![\w-])make\s+test|swift\s+test|\.ci/run|fuzz")
 BRANCHES = re.compile(r"default_branch|refs/heads/|refs/tags/")
@@ -34,7 +34,8 @@ def lint(path):
     findings = []
     for job_name, job in (workflow.get("jobs") or {}).items():
         steps = job.get("steps") or []
-        inherited = has_secret(workflow.get("env"), job.get("env"))
+        # A reusable workflow's call passes secrets with `secrets:`; `inherit` passes them all.
+        inherited = has_secret(workflow.get("env"), job.get("env")) or job.get("secrets") == "inherit" or has_secret(job.get("secrets"))
         given = []
         for index, step in enumerate(steps):
             name = step.get("name") or step.get("uses") or f"step {index + 1}"

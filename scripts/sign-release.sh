@@ -12,7 +12,11 @@
 # The certificate is keys/online.cert and the root keys/root.pub, both committed (docs/reliability.md,
 # "Keys"). Without a certificate, the key signs as the key the apps pin (keys/root.pub is then its
 # .pub). The tree is verified against keys/root.pub before the step ends; the serial is the
-# commit's time (SOURCE_DATE_EPOCH, scripts/commit-time.sh).
+# commit's time (SOURCE_DATE_EPOCH, scripts/commit-time.sh), or one more than the season online's.
+# With SEASON_URL (the season's public URL), the tree starts as a copy of the season online's signed
+# files (scripts/fetch-live-slices.sh): the publication then empties the slices of screens it no
+# longer serves, and refuses by name a campaign the season online withdrew, unless READMIT (names,
+# space-separated) brings it back on purpose.
 set -euo pipefail
 trap 'echo "sign-release: stopped at line $LINENO: $BASH_COMMAND exited $?" >&2' ERR
 cd "$(dirname "$0")/.."
@@ -29,11 +33,15 @@ certificate=()
 [ -f keys/online.cert ] && certificate=(--certificate keys/online.cert)
 
 mkdir -p "$out"
+readmit=()
+for name in ${READMIT:-}; do readmit+=(--readmit "$name"); done
+if [ -n "${SEASON_URL:-}" ]; then scripts/fetch-live-slices.sh "$SEASON_URL" "$out/cdn/season"; fi
 for bundle in "$unsigned"/*/; do
     name=$(basename "$bundle")
     [ "$name" = season ] && continue
-    "$splashgen" pack "$bundle" -o "$out/$name.zip" --key "$key_dir/online" "${certificate[@]}"
+    "$splashgen" pack "$bundle" -o "$out/$name.zip" --key "$key_dir/online" ${certificate[@]+"${certificate[@]}"}
     "$splashgen" verify "$out/$name.zip" --key keys/root.pub
 done
-SOURCE_DATE_EPOCH=$(scripts/commit-time.sh) "$splashgen" publish "$unsigned/season" -o "$out/cdn/season" --key "$key_dir/online" "${certificate[@]}"
+SOURCE_DATE_EPOCH=$(scripts/commit-time.sh) "$splashgen" publish "$unsigned/season" -o "$out/cdn/season" --key "$key_dir/online" \
+    ${certificate[@]+"${certificate[@]}"} ${readmit[@]+"${readmit[@]}"}
 scripts/verify-season.sh keys/root.pub "$out/cdn/season"

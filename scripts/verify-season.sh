@@ -69,6 +69,8 @@ holds() {
     openssl pkeyutl -verify -pubin -inkey "$1" -rawin -in "$2" -sigfile "$work/sig" >/dev/null 2>&1
 }
 
+[ -f "$root_file" ] || { echo "::error::verify-season: $root_file is missing: commit the public key the apps pin (docs/reliability.md, \"Keys\")"; exit 1; }
+date -u -d 2000-01-01T00:00:00Z +%s >/dev/null 2>&1 || { echo "verify-season: needs GNU date (date -d)" >&2; exit 2; }
 root=$(awk 'NF == 2 && $1 == "ed25519-public" { print $2 } NF == 1 { print $1 }' "$root_file" | head -n 1)
 pem_of "$root" "$work/root.pem" || { echo "::error::verify-season: $root_file is not an ed25519 public key file (ed25519-public BASE64)"; exit 1; }
 root_id=$(key_id "$root")
@@ -138,7 +140,9 @@ if [ -d "$tree/screens" ]; then
 fi
 
 objects=0
+names=$(jq -r '.campaigns[].snapshots[].object' "$tree/manifest.json" | sort -u) || { fail "manifest.json: its campaigns do not read"; names=""; }
 if [ "$objects_too" = 1 ]; then while IFS= read -r object; do
+    [ -n "$object" ] || continue
     case $object in
     *[!0-9a-f]* | "") fail "manifest.json names \"$object\", not a SHA-256 object name"; continue ;;
     esac
@@ -151,14 +155,24 @@ if [ "$objects_too" = 1 ]; then while IFS= read -r object; do
         fail "objects/$object.deflate is missing"
     fi
     objects=$((objects + 1))
-done < <(jq -r '.campaigns[].snapshots[].object' "$tree/manifest.json" | sort -u); fi
+done <<<"$names"; fi
 
 serial=$(jq -r '.serial // 0' "$tree/manifest.json")
 version=$(printf '%s' "$whole_statement" | base64 -d 2>/dev/null | jq -r '.version // 0' 2>/dev/null || echo 0)
+version=${version:-0}
+case $serial$version in *[!0-9]*) fail "manifest.json: its serial or certificate version is not a number"; serial=0 version=0 ;; esac
+# A season past its expiry would show nothing: an old run's tree, deployed by mistake.
+expires=$(jq -r '.expires // ""' "$tree/manifest.json")
+if [ -z "$expires" ]; then
+    fail "manifest.json has no expiry: not a tree written by this splashgen's publish"
+elif [ "$(date -u -d "$expires" +%s)" -le "$now" ]; then
+    fail "the season expired at $expires: publish it again"
+fi
 if [ -n "$online" ] && [ -f "$online" ]; then
     online_serial=$(jq -r '.serial // 0' "$online")
     online_version=$(jq -r '.certificate.statement // ""' "$online" | base64 -d 2>/dev/null | jq -r '.version // 0' 2>/dev/null || echo 0)
     online_version=${online_version:-0}
+    case $online_serial$online_version in *[!0-9]*) fail "the manifest online: its serial or certificate version is not a number"; online_serial=0 online_version=0 ;; esac
     if [ "$version" -lt "$online_version" ]; then
         fail "the season online is signed under key certificate version $online_version, this tree under $version: a retired key, which phones refuse"
     elif [ "$version" -eq "$online_version" ] && [ "$serial" -lt "$online_serial" ]; then

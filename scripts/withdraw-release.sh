@@ -21,23 +21,15 @@ splashgen=$1 url=${2%/} campaign=$3 out=$4
 
 key_dir=$(mktemp -d)
 trap 'rm -rf "$key_dir"' EXIT
-mkdir -p "$out/screens"
-curl --fail --silent --show-error --location -o "$out/manifest.json" "$url/manifest.json"
-curl --fail --silent --show-error --location -o "$out/manifest.sig" "$url/manifest.sig"
-# Every screen the season online serves: its slice and signature, so that a screen the withdrawal
-# leaves with no campaign gets an empty slice.
-while IFS= read -r screen; do
-    for file in "screens/$screen.json" "screens/$screen.json.sig"; do
-        curl --fail --silent --show-error --location -o "$out/$file" "$url/$file"
-    done
-done < <(jq -r '[.campaigns[].snapshots[].pixels | [([.width, .height] | min), ([.width, .height] | max)] | "\(.[0])x\(.[1])"] | unique[]' "$out/manifest.json")
+scripts/fetch-live-slices.sh "$url" "$out"
+[ -f "$out/manifest.json" ] || { echo "::error::withdraw-release: no season online at $url to withdraw from" >&2; exit 1; }
 cp "$out/manifest.json" "$key_dir/online.json"
 
 umask 077
 printf '%s\n' "$SIGNING_KEY_TEXT" >"$key_dir/online"
 certificate=()
 [ -f keys/online.cert ] && certificate=(--certificate keys/online.cert)
-"$splashgen" publish -o "$out" --key "$key_dir/online" "${certificate[@]}" --withdraw "$campaign"
+"$splashgen" publish -o "$out" --key "$key_dir/online" ${certificate[@]+"${certificate[@]}"} --withdraw "$campaign"
 # The objects are not here (they stay on the CDN): the signatures and the rank against the season
 # online are checked.
 scripts/verify-season.sh --signatures-only keys/root.pub "$out" "$key_dir/online.json"

@@ -8,9 +8,9 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// moved the marker from each campaign to the app (it is the app's storyboard's, one for every
     /// campaign); schemas 1 and 2 are still read, their campaigns' markers as the app's when they agree.
     package static let currentSchema = 4
-    /// The schema a manifest is written with: 4 when a campaign has a `rollout` (an earlier
-    /// SplashApplier refuses it, rather than show that campaign to every phone), 3 otherwise, which
-    /// every app out there reads.
+    /// The schema a manifest is written with: 4 when a campaign has a `rollout`, a `match` or art
+    /// per language (an earlier SplashApplier refuses it, rather than show that campaign to every
+    /// phone), 3 otherwise, which every app out there reads.
     package var neededSchema: Int { campaigns.contains(where: \.needsSchema4) ? 4 : 3 }
 
     /// Schema version of this manifest.
@@ -396,6 +396,12 @@ extension Manifest {
                 if let version, let problem = VersionNumber.problem(version) { return "campaigns[\(c)].\(key) \"\(version)\": \(problem)" }
             }
             if let end = campaign.schedule.end, end <= campaign.schedule.start { return "campaigns[\(c)].schedule ends before it starts" }
+            if let rollout = campaign.rollout, !(0...100).contains(rollout) { return "campaigns[\(c)].rollout \(rollout) is out of range 0...100" }
+            if let match = campaign.match {
+                for (key, version) in [("min_build", match.minBuild), ("max_build", match.maxBuild), ("min_ios", match.minIOS), ("max_ios", match.maxIOS)] {
+                    if let version, let problem = VersionNumber.problem(version) { return "campaigns[\(c)].match.\(key) \"\(version)\": \(problem)" }
+                }
+            }
             if let offset = campaign.schedule.offset, campaign.schedule.writtenTimeZone == nil {
                 return "campaigns[\(c)].schedule.offset \"\(offset.prefix(16))\" is not a UTC offset such as +08:00 or Z"
             }

@@ -37,11 +37,12 @@ struct PublishCommand: ParsableCommand {
         help:
             "Remove the objects no manifest served within the grace period names, and list them in pruned-objects.txt for the CDN (docs/reliability.md).")
     var prune = false
-    @Option(help: ArgumentHelp("The grace period of --prune, in hours (default 48).", valueName: "hours")) var grace = 48
+    @Option(help: ArgumentHelp("The grace period of --prune, in hours (default 48, at most 2160: the tree's record keeps 90 days).", valueName: "hours"))
+    var grace = 48
 
     func validate() throws {
         guard (1...3660).contains(validFor) else { throw ValidationError("--valid-for must be 1 to 3660 days; found \(validFor)") }
-        guard (1...8760).contains(grace) else { throw ValidationError("--grace must be 1 to 8760 hours; found \(grace)") }
+        guard (1...2160).contains(grace) else { throw ValidationError("--grace must be 1 to 2160 hours (90 days); found \(grace)") }
         if withdraw.isEmpty {
             guard bundle != nil else { throw ValidationError("give the bundle to publish, or --withdraw NAME to pull a campaign from the tree") }
         } else {
@@ -75,6 +76,7 @@ struct PublishCommand: ParsableCommand {
             )
             for line in report.changes { print("  " + line) }
             if let expires = report.expires { print("  expires \(ScheduleTime.written(expires, in: nil)): publish again before then") }
+            if let deferred = report.pruneDeferred { Console.error("\(output): warning: \(deferred)") }
             if let pruned = report.pruned {
                 print(
                     "  pruned \(pruned.count) object files no manifest served in the last \(grace) h names (listed in \(Publisher.prunedFile): delete them from the CDN too)"

@@ -262,7 +262,7 @@ struct KeyChain {
         let chain = KeyChain()
         let (online, certificate) = try chain.online(version: 3)
         let repository = temporaryFolder("release").appendingPathComponent("repository")
-        for script in ["sign-release.sh", "verify-season.sh", "commit-time.sh"] {
+        for script in ["sign-release.sh", "verify-season.sh", "commit-time.sh", "fetch-live-slices.sh"] {
             try FileManager.default.createDirectory(at: repository.appendingPathComponent("scripts"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(
                 at: Repo.root.appendingPathComponent("scripts/" + script), to: repository.appendingPathComponent("scripts/" + script))
@@ -285,6 +285,27 @@ struct KeyChain {
         #expect(run.stdout.contains("default.zip: ok (archive") && run.stdout.contains("certificate version 3"), "\(run.stdout)")
         #expect(run.stdout.contains("verify-season: \(signed.path)/cdn/season: serial 1000, signed by key"), "\(run.stdout)")
         #expect(!run.stdout.contains(online.privateKey) && !run.stderr.contains(online.privateKey), "the key is never printed")
+
+        // With the season online (SEASON_URL), the publication starts from its signed files: a
+        // campaign it withdrew is refused by name, unless READMIT brings it back.
+        let server = try NginxServer()
+        let live = server.root.appendingPathComponent("season")
+        _ = try Publisher.publish(bundle: try Season15.full.get(), to: live, privateKey: online.privateKey, certificate: certificate)
+        _ = try Publisher.withdraw(["double11"], in: live, privateKey: online.privateKey, certificate: certificate)
+        func sign(_ settings: [String]) throws -> ProcessRun {
+            let out = temporaryFolder("signed")
+            return try runProcess(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                [
+                    "SIGNING_KEY_TEXT=\(online.privateKey)", "SOURCE_DATE_EPOCH=1000",
+                    "SEASON_URL=\(server.base.appendingPathComponent("season").absoluteString)",
+                ]
+                    + settings + ["bash", repository.appendingPathComponent("scripts/sign-release.sh").path, splashgen.path, unsigned.path, out.path])
+        }
+        let refused = try sign([])
+        #expect(refused.status != 0 && refused.stderr.contains("double11 was withdrawn from this tree"), "\(refused.stdout)\(refused.stderr)")
+        let readmitted = try sign(["READMIT=double11"])
+        #expect(readmitted.status == 0 && readmitted.stdout.contains("+ double11: added (readmitted)"), "\(readmitted.stdout)\(readmitted.stderr)")
     }
 
     /// The commands a team runs: keygen prints each key's id, certify writes the certificate (and

@@ -133,7 +133,11 @@ package enum Publisher {
         let publication = Publication(
             serial: manifest.serial ?? 0, published: now, objects: Set(manifest.campaigns.flatMap(\.snapshots).map(\.object)).sorted())
         try record(publication, in: output, history: history)
-        if let grace { report.pruned = try Self.prune(output, history: history + [publication], grace: grace, now: now) }
+        guard let grace else { return }
+        // The publication is out: a prune that cannot be done yet is said, not a failure.
+        do { report.pruned = try Self.prune(output, history: history + [publication], grace: grace, now: now) } catch PublishError.cannotPruneYet(let when) {
+            report.pruneDeferred = PublishError.cannotPruneYet(when).description
+        }
     }
 
     /// `splashgen publish --withdraw`: the tree's season signed again without the campaigns `names`,
@@ -339,6 +343,8 @@ package struct PublishReport: Sendable {
     /// With `--prune`: the object files removed (`objects/<sha256>`, `.deflate`), also listed in
     /// ``Publisher/prunedFile``.
     package var pruned: [String]?
+    /// With `--prune`, when nothing could be pruned yet: why, and from when it can.
+    package var pruneDeferred: String?
     /// When the publication expires.
     package var expires: Date?
 
