@@ -514,8 +514,4 @@ import Testing
         return Set((entry["snapshots"] as! [[String: Any]]).map { $0["object"] as! String })
     }
 
-    /// Runs the built `splashgen` binary (beside this test bundle) from the repository's root.
-    func splashgen(_ arguments: String...) throws -> ProcessRun {
-        try runProcess(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("splashgen"), arguments, in: Repo.root)
-    }
 }

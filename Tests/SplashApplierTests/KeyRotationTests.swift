@@ -343,9 +343,4 @@ struct KeyChain {
         #expect(wrong.status == 1 && wrong.stderr.contains("the certificate certifies key \(onlineID), not this private key's \(rootID)"), "\(wrong.stderr)")
     }
 
-    /// Runs the built `splashgen` binary (beside this test bundle) from the repository's root.
-    func splashgen(_ arguments: String...) throws -> ProcessRun { try splashgen(arguments) }
-    func splashgen(_ arguments: [String]) throws -> ProcessRun {
-        try runProcess(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("splashgen"), arguments, in: Repo.root)
-    }
 }

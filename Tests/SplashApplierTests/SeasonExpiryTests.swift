@@ -65,8 +65,4 @@ import Testing
         #expect(manifest.expires == Self.expiry && manifest.validUntil == Self.expiry)
     }
 
-    /// Runs the built `splashgen` binary (beside this test bundle) from the repository's root.
-    func splashgen(_ arguments: String...) throws -> ProcessRun {
-        try runProcess(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("splashgen"), arguments, in: Repo.root)
-    }
 }

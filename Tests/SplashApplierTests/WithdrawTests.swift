@@ -194,8 +194,4 @@ import Testing
         #expect(shownAfter.contains { $0 != nil }, "some phone showed the pulled art after the withdrawal")
     }
 
-    /// Runs the built `splashgen` binary (beside this test bundle) from the repository's root.
-    func splashgen(_ arguments: String...) throws -> ProcessRun {
-        try runProcess(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("splashgen"), arguments, in: Repo.root)
-    }
 }

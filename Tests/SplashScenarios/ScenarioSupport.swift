@@ -163,3 +163,11 @@ package struct ReferenceToolError: Error, CustomStringConvertible {
     package let description: String
     package init(_ description: String) { self.description = description }
 }
+
+/// Runs the built `splashgen` binary (beside the test bundle) from the repository's root.
+package func splashgen(_ arguments: [String]) throws -> ProcessRun {
+    try runProcess(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("splashgen"), arguments, in: Repo.root)
+}
+
+/// ``splashgen(_:)`` with its arguments listed.
+package func splashgen(_ arguments: String...) throws -> ProcessRun { try splashgen(arguments) }
