@@ -321,10 +321,11 @@ public struct SnapshotApplier: Sendable {
         // draw (drawn once, when a campaign in force first needs it).
         let phone = Manifest.Match.Phone(language: language, region: region, build: appBuild, os: osVersion, device: deviceFamily)
         // A campaign with art per language shows this phone the art of its language.
-        let matching = inForce(manifest, at: now).filter { $0.match?.mismatch(phone) == nil }.map { $0.inLanguage(language) }
+        let inForce = manifest.campaigns(inForceAt: now, appVersion: appVersion)
+        let matching = inForce.filter { $0.match?.mismatch(phone) == nil }.map { $0.inLanguage(language) }
         let draw = matching.contains { $0.rollout != nil } ? try rolloutDraw(paths, drawing: drawing) : nil
         let campaigns = matching.filter { $0.rollsOut(toBucket: draw) }
-        let outside: [ApplyReport.NotShown] = inForce(manifest, at: now).compactMap { campaign in
+        let outside: [ApplyReport.NotShown] = inForce.compactMap { campaign in
             if let mismatch = campaign.match?.mismatch(phone) { return .init(campaign.id, .doesNotMatch, mismatch) }
             guard !campaign.rollsOut(toBucket: draw) else { return nil }
             let share = String(format: "%g", campaign.rollout ?? 100)
@@ -396,11 +397,6 @@ public struct SnapshotApplier: Sendable {
             final, campaign: wish.campaign?.id, nextChange: wish.nextChange, manifest: wish.manifest, regenerated: plan.regenerated,
             noOp: false, actions: actions, notes: plan.notes, problems: problems, notShown: plan.notShown(besides: wish.notShown),
             removed: removed.filter { final.files[$0.key] == nil })
-    }
-
-    /// The campaigns in force at `now` for this app version, highest priority first.
-    private func inForce(_ manifest: Manifest, at now: Date) -> [Manifest.Campaign] {
-        manifest.campaigns(inForceAt: now, appVersion: appVersion)
     }
 
     /// This install's rollout draw: ``rolloutDraw`` when the app set it; else the one kept in the

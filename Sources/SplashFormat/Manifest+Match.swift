@@ -38,12 +38,18 @@ extension Manifest {
             }
         }
 
+        /// Whether a phone's `language` is the BCP 47 `tag` or narrower than it (`zh-Hans-CN` falls
+        /// under `zh-Hans` and `zh`), ignoring case.
+        package static func language(_ language: String, fallsUnder tag: String) -> Bool {
+            let (language, tag) = (language.lowercased(), tag.lowercased())
+            return language == tag || language.hasPrefix(tag + "-")
+        }
+
         /// The first condition `phone` fails, in words; nil when it matches.
         package func mismatch(_ phone: Phone) -> String? {
             if let languages {
                 guard let language = phone.language else { return "it is for \(languages.joined(separator: ", ")), and this phone names no language" }
-                let lower = language.lowercased()
-                if !languages.contains(where: { lower == $0.lowercased() || lower.hasPrefix($0.lowercased() + "-") }) {
+                if !languages.contains(where: { Self.language(language, fallsUnder: $0) }) {
                     return "it is for \(languages.joined(separator: ", ")); this phone's language is \(language)"
                 }
             }
@@ -80,8 +86,7 @@ extension Manifest.Campaign {
     package func inLanguage(_ language: String?) -> Manifest.Campaign {
         let tags = Set(snapshots.compactMap(\.language))
         guard !tags.isEmpty else { return self }
-        let lower = language?.lowercased() ?? ""
-        let chosen = tags.filter { lower == $0.lowercased() || lower.hasPrefix($0.lowercased() + "-") }.max { $0.count < $1.count }
+        let chosen = tags.filter { tag in language.map { Manifest.Match.language($0, fallsUnder: tag) } ?? false }.max { $0.count < $1.count }
         var seen = self
         seen.snapshots = snapshots.filter { $0.language == chosen }
         return seen

@@ -54,9 +54,7 @@ package enum Publisher {
         let before = try heldManifest(in: output)
         let history = try history(in: output)
         let serial = try nextSerial(after: before, key: key, requested: requested, clock: clock)
-        manifest.serial = serial
-        manifest.certificate = key.certificate
-        manifest.expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + validFor).rounded(.down))
+        stamp(&manifest, serial: serial, key: key, expires: now.addingTimeInterval(validFor))
         // What a `--withdraw` pulled from this tree stays out until it is readmitted by name.
         let withdrawn = Set(before?.withdrawn ?? [])
         // Into a fresh folder (CI's), a readmission is only recorded: the deploy checks it against the
@@ -169,9 +167,7 @@ package enum Publisher {
         manifest.campaigns.removeAll { names.contains($0.id) }
         manifest.withdrawn = Set((before.withdrawn ?? []) + names).sorted()
         manifest.readmitted = nil
-        manifest.serial = try nextSerial(after: before, key: key, requested: nil, clock: clock)
-        manifest.certificate = key.certificate
-        manifest.expires = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + validFor).rounded(.down))
+        stamp(&manifest, serial: try nextSerial(after: before, key: key, requested: nil, clock: clock), key: key, expires: now.addingTimeInterval(validFor))
         let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
         try refuseWhatItDidNotWrite(in: output, objects: [], slices: sizes.map(\.slicePath), app: manifest.app.bundleID, root: key.root)
         var report = PublishReport(tree: output, serial: manifest.serial ?? 0, signer: key)
@@ -179,6 +175,14 @@ package enum Publisher {
         try writeManifests(manifest, sizes: sizes, to: output, key: key, report: &report)
         try finish(manifest, in: output, history: history, prune: prune, now: now, report: &report)
         return report
+    }
+
+    /// What every publication signs into its manifest: its serial, the signing key's certificate,
+    /// and its expiry (in whole seconds).
+    private static func stamp(_ manifest: inout Manifest, serial: Int, key: SigningKey, expires: Date) {
+        manifest.serial = serial
+        manifest.certificate = key.certificate
+        manifest.expires = Date(timeIntervalSince1970: expires.timeIntervalSince1970.rounded(.down))
     }
 
     /// The serial a publication after `before` takes: `requested`, or the larger of one more than
