@@ -204,6 +204,13 @@ public enum Classification: String, Codable, Sendable {
     case interfaceStyle = "interface-style"
     /// The marker view, read where it lands at the file's scale, is clearly one appearance's colour.
     case marker
+    /// A `UILaunchScreen` app (no storyboard, no marker): the bottom-right corner is clearly the
+    /// background colour of one appearance (docs/ios-launch-cache.md §10).
+    case launchScreenBackground = "launch-screen-background"
+    /// A `UILaunchScreen` app whose background is one colour in both appearances: its light and
+    /// dark renders are the same picture, so nothing tells them apart. Such a file takes a
+    /// campaign's picture only where the campaign shows one picture in both appearances.
+    case samePicture = "same-picture"
     /// A guess: the marker did not decide, so the darker file of a pair (or a dark image) was taken
     /// as dark. Reported as a problem so nobody mistakes it for a reading.
     case luminance

@@ -78,9 +78,17 @@ package enum ApplyPlanner {
                 plan.problems.append(.init(.appearanceGuessed, file: name, "appearance \(guessed.rawValue) is a luminance guess: the marker did not decide"))
             }
             if !campaigns.isEmpty, let bundle, !restoring {
-                if record.appearance != nil {
+                if record.appearance != nil || record.decidedBy == .samePicture {
                     let shown = campaigns.first { Self.snapshot(of: record, in: $0) != nil }
                     Self.noteMissing(name, record: record, above: shown, in: campaigns, screenScale: screenScale, plan: &plan)
+                    if shown == nil, record.appearance == nil {
+                        plan.notes[name] = "the same picture in light and dark; left as it is"
+                        plan.problems.append(
+                            .init(
+                                .appearanceUnknown, file: name,
+                                "the app's launch screen is one colour in light and dark (UILaunchScreen), so its light and dark renders are the same picture and this file's appearance cannot be told; no campaign in force shows one picture in both appearances of this screen: left as it is (give the campaign one picture for both)"
+                            ))
+                    }
                     if let shown, let snapshot = Self.snapshot(of: record, in: shown) {
                         // A file recording one pixel more than its screen stands for the screen's size.
                         (record.width, record.height) = (snapshot.pixels.width, snapshot.pixels.height)
@@ -203,9 +211,17 @@ package enum ApplyPlanner {
     /// The snapshot of `campaign` for the file `record` describes: its screen (a file recording one
     /// pixel more stands for it) and appearance.
     static func snapshot(of record: ApplierState.FileRecord, in campaign: Manifest.Campaign) -> Manifest.Snapshot? {
-        guard let appearance = record.appearance else { return nil }
         let size = ScreenSize(width: record.width, height: record.height)
-        return campaign.snapshots.first { $0.pixels.isScreen(ofRecorded: size) && $0.appearance == appearance }
+        if let appearance = record.appearance {
+            return campaign.snapshots.first { $0.pixels.isScreen(ofRecorded: size) && $0.appearance == appearance }
+        }
+        // The same picture in both appearances (a UILaunchScreen app of one colour): nothing tells the
+        // file's appearance, so it takes the campaign's picture only where that is one picture in
+        // every appearance the campaign has.
+        guard record.decidedBy == .samePicture else { return nil }
+        let screen = campaign.snapshots.filter { $0.pixels.isScreen(ofRecorded: size) }
+        guard let first = screen.first, screen.allSatisfy({ $0.object == first.object }) else { return nil }
+        return first
     }
 
     /// What goes where a black render (`record`) would come back: the app's own screen (the bundle's

@@ -69,9 +69,10 @@ public struct ApplyReport: Codable, Equatable, Sendable {
 
         /// The stable codes of `status --json` and the library.
         public enum Code: String, Codable, Sendable {
-            /// There is no launch folder: the app has not been launched since install, or the OS
-            /// stopped rendering its launch images until it is updated (docs/ios-launch-cache.md §9).
-            case noSnapshotFolder = "no-snapshot-folder"
+            /// The launch folder is missing, or holds no launch snapshot: the OS has cached none for
+            /// this app (yet, or for this app's shape, or since repeated failures,
+            /// docs/ios-launch-cache.md §9). The message names the folder looked in.
+            case noLaunchSnapshots = "no-launch-snapshots"
             /// A cached file's pixels cannot be decoded; its appearance is unknown and it is left alone.
             case undecodable
             /// A cached file's appearance could not be told even by a guess; it is left alone.

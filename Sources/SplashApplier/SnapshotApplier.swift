@@ -36,6 +36,12 @@ public struct SnapshotApplier: Sendable {
     public var trust: BundleTrust
     /// The app's `UIUserInterfaceStyle`: a light-only or dark-only app needs no guess.
     public var interfaceStyle: InterfaceStyle = .automatic
+    /// For an app whose launch screen is the Info.plist `UILaunchScreen` dictionary: its background
+    /// colour in each appearance, as the app resolves it (`UIColor(named:)` of its `UIColorName`
+    /// in a light and a dark trait collection; ``forThisApp(bundle:trust:screen:)`` does). The
+    /// classifier tells each cached file's appearance by it; nil: by the bundle's description of
+    /// the app (`app.launch_screen`, or its storyboard's marker).
+    public var launchScreenColors: LaunchScreenColors?
     /// The app's bundle identifier (`Bundle.main.bundleIdentifier`); when nil, the one whose launch
     /// folder the container holds. A bundle for another app is refused.
     public var appBundleID: String?
@@ -163,7 +169,7 @@ public struct SnapshotApplier: Sendable {
         guard let paths = target.paths else {
             return ApplyReport(
                 folder: nil, campaign: nil, nextChange: nil, cacheRegenerated: false, nothingToDo: true, files: [],
-                problems: [.init(.noSnapshotFolder, "no launch folder and no bundle name the app")])
+                problems: [.init(.noLaunchSnapshots, "no launch folder to look in: no bundle names the app, and the container holds no launch folder")])
         }
         // 2.
         let lock = mode == .status ? nil : try takeLock(paths, cancellation: cancellation)
@@ -195,22 +201,17 @@ public struct SnapshotApplier: Sendable {
             of: &target, paths: paths, restoring: mode == .restore || mode == .restoreFromBackups, drawing: mode != .status, at: now)
         if mode != .status { try finishInterruptedMoves(&survey) }
         var problems = Self.surveyProblems(survey) + wish.problems
+        if wish.campaign != nil, !survey.folderExists || survey.names.isEmpty {
+            problems.append(.init(.noLaunchSnapshots, Self.noLaunchSnapshots(in: paths.folder, folderExists: survey.folderExists)))
+        }
         guard survey.folderExists else {
-            if wish.campaign != nil {
-                problems.append(
-                    .init(
-                        .noSnapshotFolder,
-                        "no launch folder: the OS renders it at the app's first launch, or has stopped rendering this app's launch images until it is updated (after repeated failures to generate them)"
-                    ))
-            }
             return ApplyReport(
                 folder: nil, campaign: wish.campaign?.id, nextChange: wish.nextChange, cacheRegenerated: false, nothingToDo: true, files: [],
                 problems: problems, notShown: wish.notShown)
         }
         // 5.
         let found = records(
-            survey, manifest: wish.manifest, bundle: try target.open(), marker: wish.manifest?.app.marker,
-            fromBackupsOnly: mode == .restoreFromBackups)
+            survey, manifest: wish.manifest, bundle: try target.open(), cue: cue(wish.manifest), fromBackupsOnly: mode == .restoreFromBackups)
         problems += found.problems
         // With no records before it, this run's own reading of the files tells the OS's renders.
         for (name, record) in found.state.files where held?[name] == "unknown" && record.current == record.original { held?[name] = "original" }
@@ -558,13 +559,30 @@ public struct SnapshotApplier: Sendable {
         var verified: Set<String> = []
     }
 
+    /// What tells the app's renders light from dark: its `UILaunchScreen` colours as the app resolves
+    /// them (``launchScreenColors``), else the bundle's description of the app (its launch screen's
+    /// colours, or its storyboard's marker); nil with neither.
+    private func cue(_ manifest: Manifest?) -> AppearanceCue? {
+        if let colors = launchScreenColors { return .background(light: colors.light, dark: colors.dark) }
+        return manifest?.app.appearanceCue
+    }
+
+    /// Why there is nothing to replace: the launch folder `folder` is missing, or holds no file named
+    /// as a launch snapshot. The app is running, so it has been launched: the OS has not cached its
+    /// launch screen yet, or does not for this app (docs/ios-integration.md, "Proof on an iOS
+    /// Simulator"), or has stopped after repeated failures (docs/ios-launch-cache.md §9).
+    static func noLaunchSnapshots(in folder: String, folderExists: Bool) -> String {
+        (folderExists ? "no launch snapshot in \(folder) (the folder holds no file named as one)" : "no launch snapshots: \(folder) does not exist")
+            + ": the OS has not cached this app's launch screen yet (it may write it just after a launch), does not cache it for this app, or has stopped rendering it until the app is updated (after repeated failures); nothing is replaced"
+    }
+
     /// The saved records while the key holds (interrupted changes settled by reading the files, and
-    /// records of unknown appearance classified again now that a marker is at hand); otherwise new
+    /// records of unknown appearance classified again now that a cue is at hand); otherwise new
     /// ones: classified anew, carried over, rebuilt from backups, or leftovers.
     private func records(
-        _ survey: CacheSurvey, manifest: Manifest?, bundle: SnapshotBundle?, marker: Manifest.Marker?, fromBackupsOnly: Bool
+        _ survey: CacheSurvey, manifest: Manifest?, bundle: SnapshotBundle?, cue: AppearanceCue?, fromBackupsOnly: Bool
     ) -> Records {
-        let classifier = SnapshotClassifier(decoder: decoder, marker: marker, interfaceStyle: interfaceStyle)
+        let classifier = SnapshotClassifier(decoder: decoder, cue: cue, interfaceStyle: interfaceStyle)
         let key = key(survey.names)
         if !fromBackupsOnly, let saved = survey.saved, saved.key == key, saved.files.count == survey.names.count,
             survey.names.allSatisfy({ saved.files[$0] != nil })
@@ -578,7 +596,7 @@ public struct SnapshotApplier: Sendable {
                 state.files[name]?.pending = nil
             }
             var records = Records(state: state)
-            if marker != nil { classifyAgain(&records, paths: survey.paths, classifier: classifier) }
+            if cue != nil { classifyAgain(&records, paths: survey.paths, classifier: classifier) }
             return records
         }
         // Each object is checked whole once in the run, however many files look for its picture.

@@ -20,14 +20,33 @@ public enum InterfaceStyle: String, Codable, CaseIterable, Sendable {
     }
 }
 
+/// A `UILaunchScreen` app's background colour in each appearance, as the app resolves its
+/// `UIColorName` (``SnapshotApplier/launchScreenColors``). Equal colours mean the app's light and
+/// dark renders are the same picture.
+public struct LaunchScreenColors: Equatable, Sendable {
+    /// The colour in light appearance.
+    public var light: RGBAColor
+    /// The colour in dark appearance.
+    public var dark: RGBAColor
+
+    /// Makes the pair.
+    public init(light: RGBAColor, dark: RGBAColor) {
+        self.light = light
+        self.dark = dark
+    }
+}
+
 /// Tells which variant each cached file is. The OS's table of which file is which lives outside the
 /// container, so it is inferred, in the order the field's leader uses (docs/ios-launch-cache.md §6): the app's
-/// declared interface style; else the marker view, read where the 0.5 pt view lands at the file's
-/// scale and decided only when one colour is clearly nearer; else, as a guess the report names,
-/// the light. Orientation comes from the pixel size, which every container declares in its header.
+/// declared interface style; else the app's cue (``AppearanceCue``): the marker view, read where the
+/// 0.5 pt view lands at the file's scale, or a `UILaunchScreen` app's background colour (§10), each
+/// decided only when one colour is clearly nearer; else, as a guess the report names, the light. A
+/// `UILaunchScreen` background of one colour in both appearances is no cue: its light and dark
+/// renders are the same picture, reported `same-picture`, never guessed. Orientation comes from the
+/// pixel size, which every container declares in its header.
 package struct SnapshotClassifier {
     let decoder: any SnapshotPixelDecoder
-    let marker: Manifest.Marker?
+    let cue: AppearanceCue?
     let interfaceStyle: InterfaceStyle
 
     package struct Result {
@@ -87,10 +106,19 @@ package struct SnapshotClassifier {
                 continue
             }
             results[name] = Result(
-                width: sample.width, height: sample.height,
-                appearance: markerAppearance(sample.corner, scale: Self.scale(ofFileNamed: name)), decidedBy: .marker, luma: sample.luma)
+                width: sample.width, height: sample.height, appearance: cue?.appearance(of: sample.corner, scale: Self.scale(ofFileNamed: name)),
+                decidedBy: decidedBy, luma: sample.luma)
         }
         return results
+    }
+
+    /// What a sampled file's reading is named by: the marker, the launch screen's background, or
+    /// (one colour for both) the same picture, which nothing decides.
+    private var decidedBy: Classification {
+        switch cue {
+        case .background(let light, let dark): return light == dark ? .samePicture : .launchScreenBackground
+        case .markerView, nil: return .marker
+        }
     }
 
     /// A file the classifier was to read could not be read.
@@ -99,7 +127,7 @@ package struct SnapshotClassifier {
     /// The guess for files the marker did not decide: of two undecided files of one size the darker
     /// is dark; a lone one is dark below mid-grey. Each is marked as a luminance guess.
     func settleGuesses(_ results: inout [String: Result]) {
-        for (name, result) in results where result.appearance == nil && result.decidedBy == .marker {
+        for (name, result) in results where result.appearance == nil && [.marker, .launchScreenBackground].contains(result.decidedBy) {
             let twins = results.filter {
                 $0.key != name && $0.value.width == result.width && $0.value.height == result.height && $0.value.decidedBy != .undecodable
             }
@@ -121,18 +149,10 @@ package struct SnapshotClassifier {
         return Int(digits).map { min(max($0, 1), 4) } ?? 1
     }
 
-    /// The appearance the marker read in `image`, a snapshot's bottom-right corner, decides
-    /// (``MarkerReading``), or nil when neither marker colour explains it clearly better.
-    func markerAppearance(_ image: RGBAImage, scale: Int) -> Appearance? {
-        // `image` is the bottom-right corner of the snapshot (or the whole of it).
-        guard let marker, let light = RGBAColor(hex: marker.light), let dark = RGBAColor(hex: marker.dark) else { return nil }
-        return MarkerReading.appearance(of: image, scale: scale, light: light, dark: dark)
-    }
-
     /// Makes one from every stored property (the memberwise initializer, which is never `package`).
-    package init(decoder: any SnapshotPixelDecoder, marker: Manifest.Marker? = nil, interfaceStyle: InterfaceStyle) {
+    package init(decoder: any SnapshotPixelDecoder, cue: AppearanceCue? = nil, interfaceStyle: InterfaceStyle) {
         self.decoder = decoder
-        self.marker = marker
+        self.cue = cue
         self.interfaceStyle = interfaceStyle
     }
 }

@@ -54,19 +54,63 @@ package struct Manifest: Codable, Equatable, Sendable {
         /// Highest `CFBundleShortVersionString` every campaign applies to (inclusive), if any (schema 1).
         package var maxVersion: String?
         /// The app's storyboard marker, which tells the OS's light renders from its dark ones (every
-        /// manifest from schema 3 has it; read from the campaigns of older ones).
+        /// manifest from schema 3 has it, or ``launchScreen``; read from the campaigns of older ones).
         package var marker: Marker?
+        /// For an app whose launch screen is the Info.plist `UILaunchScreen` dictionary (no storyboard,
+        /// so no marker): the background colour it draws in each appearance, which tells the OS's
+        /// light renders from its dark ones (docs/ios-launch-cache.md §10). A manifest has this or
+        /// ``marker``, never both; an applier that predates it finds no marker and refuses the bundle.
+        package var launchScreen: LaunchScreenColors?
 
         private enum CodingKeys: String, CodingKey {
             case bundleID = "bundle_id", minVersion = "min_version", maxVersion = "max_version", marker
+            case launchScreen = "launch_screen"
         }
 
         /// Makes an app description.
-        package init(bundleID: String, minVersion: String? = nil, maxVersion: String? = nil, marker: Marker? = nil) {
+        package init(
+            bundleID: String, minVersion: String? = nil, maxVersion: String? = nil, marker: Marker? = nil, launchScreen: LaunchScreenColors? = nil
+        ) {
             self.bundleID = bundleID
             self.minVersion = minVersion
             self.maxVersion = maxVersion
             self.marker = marker
+            self.launchScreen = launchScreen
+        }
+
+        /// How the OS's renders of this app tell their appearance: the `UILaunchScreen` background, or
+        /// the storyboard's marker view; nil when the manifest gives neither.
+        package var appearanceCue: AppearanceCue? {
+            if let launchScreen, let light = RGBAColor(hex: launchScreen.light), let dark = RGBAColor(hex: launchScreen.dark) {
+                return .background(light: light, dark: dark)
+            }
+            if let marker, let light = RGBAColor(hex: marker.light), let dark = RGBAColor(hex: marker.dark) {
+                return .markerView(light: light, dark: dark)
+            }
+            return nil
+        }
+    }
+
+    /// A `UILaunchScreen` app's background colour (its `UIColorName`, resolved) in each appearance.
+    package struct LaunchScreenColors: Codable, Equatable, Sendable {
+        /// `#RRGGBB` in light appearance.
+        package var light: String
+        /// `#RRGGBB` in dark appearance; equal to `light` when the colour has no dark variant.
+        package var dark: String
+
+        /// Makes the pair.
+        package init(light: String, dark: String) {
+            self.light = light
+            self.dark = dark
+        }
+
+        /// A colour that is not `#RRGGBB`, if any. One colour for both appearances is allowed: the
+        /// app's light and dark renders are then the same picture (docs/ios-launch-cache.md §10).
+        var problem: String? {
+            for (key, colour) in [("light", light), ("dark", dark)] where RGBAColor(hex: colour) == nil {
+                return "\(key) \"\(colour.prefix(16))\" is not a colour as #RRGGBB"
+            }
+            return nil
         }
     }
 
@@ -390,7 +434,11 @@ extension Manifest {
             if let version, let problem = VersionNumber.problem(version) { return "app.\(key) \"\(version)\": \(problem)" }
         }
         if let problem = app.marker?.problem { return "app.marker: \(problem)" }
-        if schema >= 3, app.marker == nil { return "app.marker is missing" }
+        if let problem = app.launchScreen?.problem { return "app.launch_screen: \(problem)" }
+        if app.marker != nil, app.launchScreen != nil {
+            return "app has both a marker (a storyboard's) and a launch_screen (a UILaunchScreen app's): an app has one launch screen"
+        }
+        if schema >= 3, app.marker == nil, app.launchScreen == nil { return "app.marker is missing (and no app.launch_screen)" }
         for (c, campaign) in campaigns.enumerated() {
             for (key, version) in [("min_version", campaign.minVersion), ("max_version", campaign.maxVersion)] {
                 if let version, let problem = VersionNumber.problem(version) { return "campaigns[\(c)].\(key) \"\(version)\": \(problem)" }

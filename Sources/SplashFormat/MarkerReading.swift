@@ -1,6 +1,7 @@
 /// How a snapshot's bottom-right corner tells light from dark: the rule the applier's classifier
 /// reads files by, shared so that the build can check, before it writes anything, that its own
-/// snapshots read as what they are.
+/// snapshots read as what they are. A storyboard's marker view is read where it lands; a
+/// `UILaunchScreen` app's background over the whole corner (``AppearanceCue``).
 package enum MarkerReading {
     /// The side of the storyboard's marker view, in points (a 0.5×0.5 pt view in the corner).
     package static let viewPoints = 0.5
@@ -47,10 +48,61 @@ package enum MarkerReading {
             }
             return worst
         }
+        return decide(toLight: error(light), toDark: error(dark), light: light, dark: dark)
+    }
+
+    /// The appearance whose background colour explains the whole bottom-right `corner` clearly better
+    /// than the other's, or nil: a `UILaunchScreen` app's render, which has no marker view, is its
+    /// background colour there (docs/ios-launch-cache.md §10). Each pixel is predicted as the colour
+    /// itself, and a colour decides as ``appearance(of:scale:light:dark:)``'s does. Two equal colours
+    /// decide nothing: the two renders are then the same picture.
+    package static func appearance(ofBackground corner: RGBAImage, light: RGBAColor, dark: RGBAColor) -> Appearance? {
+        guard corner.width > 0, corner.height > 0 else { return nil }
+        func error(_ colour: RGBAColor) -> Double {
+            var worst = 0
+            for y in 0..<corner.height {
+                for x in 0..<corner.width {
+                    let seen = corner[x, y]
+                    worst = max(worst, abs(Int(colour.r) - Int(seen.r)), abs(Int(colour.g) - Int(seen.g)), abs(Int(colour.b) - Int(seen.b)))
+                }
+            }
+            return Double(worst)
+        }
+        return decide(toLight: error(light), toDark: error(dark), light: light, dark: dark)
+    }
+
+    /// The rule both readings share: a colour decides when its largest error is within an eighth of
+    /// the distance between the two colours and the other's is at least half that distance.
+    private static func decide(toLight: Double, toDark: Double, light: RGBAColor, dark: RGBAColor) -> Appearance? {
         let distance = Double(max(abs(Int(light.r) - Int(dark.r)), abs(Int(light.g) - Int(dark.g)), abs(Int(light.b) - Int(dark.b))))
-        let toLight = error(light), toDark = error(dark)
+        guard distance > 0 else { return nil }
         if toLight <= distance / 8, toDark >= distance / 2 { return .light }
         if toDark <= distance / 8, toLight >= distance / 2 { return .dark }
         return nil
+    }
+}
+
+/// What the OS's renders of an app show that differs between light and dark, and so tells a cached
+/// file's appearance: the storyboard's 0.5 pt marker view, or a `UILaunchScreen` app's background.
+package enum AppearanceCue: Equatable, Sendable {
+    /// The marker view at the storyboard's bottom-right corner, in its two colours (§6).
+    case markerView(light: RGBAColor, dark: RGBAColor)
+    /// The `UILaunchScreen` background colour in each appearance (§10).
+    case background(light: RGBAColor, dark: RGBAColor)
+
+    /// The appearance the bottom-right `corner` of a file of `scale` shows clearly, or nil.
+    package func appearance(of corner: RGBAImage, scale: Int) -> Appearance? {
+        switch self {
+        case .markerView(let light, let dark): return MarkerReading.appearance(of: corner, scale: scale, light: light, dark: dark)
+        case .background(let light, let dark): return MarkerReading.appearance(ofBackground: corner, light: light, dark: dark)
+        }
+    }
+
+    /// Whether the two appearances look the same here: a `UILaunchScreen` background of one colour
+    /// for both, so the app's light and dark renders are the same picture.
+    package var isSameInBothAppearances: Bool {
+        switch self {
+        case .markerView(let light, let dark), .background(let light, let dark): return light == dark
+        }
     }
 }

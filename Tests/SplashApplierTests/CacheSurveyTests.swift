@@ -32,7 +32,7 @@ import Testing
         return paths
     }
 
-    static let classifier = SnapshotClassifier(decoder: NoDecoder(), marker: nil, interfaceStyle: .light)
+    static let classifier = SnapshotClassifier(decoder: NoDecoder(), cue: nil, interfaceStyle: .light)
     static let key = ApplierState.Key(version: "5.2", build: "100", fingerprint: String(repeating: "0", count: 64))
 
     @Test func onlyRegularFilesTheOSReadsAreSnapshotsAndPartialsAreListedApart() throws {

@@ -147,7 +147,7 @@ import Testing
         applier.lockTimeout = seconds
         if seconds == 0 {
             // 0 is allowed: the run goes on, and finds no launch folder in the empty container.
-            #expect(try await applier.apply().problems.map(\.code) == [.noSnapshotFolder])
+            #expect(try await applier.apply().problems.map(\.code) == [.noLaunchSnapshots])
         } else {
             do {
                 _ = try await applier.apply()

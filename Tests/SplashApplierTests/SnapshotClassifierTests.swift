@@ -13,7 +13,7 @@ struct PictureDecoder: SnapshotPixelDecoder {
 /// principles (coverage of a 0.5 pt square at the bottom-right corner), not by any splashgen code.
 @Suite struct SnapshotClassifierTests {
     static let navy = RGBAColor(r: 0x10, g: 0x18, b: 0x28)
-    static let marker = Manifest.Marker(light: "#FFFFFF", dark: "#000000", size: 2)
+    static let marker = AppearanceCue.markerView(light: RGBAColor(r: 255, g: 255, b: 255), dark: RGBAColor(r: 0, g: 0, b: 0))
 
     /// A 40×40 picture of `background` with a 0.5 pt view of `colour` at @`scale` blended in.
     static func picture(background: RGBAColor, marker colour: RGBAColor?, scale: Int) -> RGBAImage {
@@ -35,7 +35,7 @@ struct PictureDecoder: SnapshotPixelDecoder {
     }
 
     func classify(_ image: RGBAImage, name: String = "A@3x.ktx", style: InterfaceStyle = .automatic) -> SnapshotClassifier.Result? {
-        SnapshotClassifier(decoder: PictureDecoder(image: image), marker: Self.marker, interfaceStyle: style)
+        SnapshotClassifier(decoder: PictureDecoder(image: image), cue: Self.marker, interfaceStyle: style)
             .classify([(name, Data())])[name]
     }
 
@@ -46,6 +46,28 @@ struct PictureDecoder: SnapshotPixelDecoder {
         let dark = classify(
             Self.picture(background: RGBAColor(r: 250, g: 250, b: 250), marker: RGBAColor(r: 0, g: 0, b: 0), scale: scale), name: "A@\(scale)x.ktx")
         #expect(dark?.appearance == .dark && dark?.decidedBy == .marker)
+    }
+
+    /// A `UILaunchScreen` app has no marker view: its renders are told by the background colour over
+    /// the whole corner (docs/ios-launch-cache.md §10). The colours are systemGroupedBackground's,
+    /// #F2F2F7 and #000000, and a logo-free corner of each is drawn here.
+    @Test func aLaunchScreenAppIsToldByItsBackgroundWithNoMarker() {
+        let light = RGBAColor(r: 0xF2, g: 0xF2, b: 0xF7), dark = RGBAColor(r: 0, g: 0, b: 0)
+        func read(_ background: RGBAColor, cue: AppearanceCue) -> SnapshotClassifier.Result? {
+            SnapshotClassifier(decoder: PictureDecoder(image: RGBAImage(width: 40, height: 40, fill: background)), cue: cue, interfaceStyle: .automatic)
+                .classify([("A@3x.ktx", Data())])["A@3x.ktx"]
+        }
+        let byBackground = AppearanceCue.background(light: light, dark: dark)
+        #expect(read(light, cue: byBackground)?.appearance == .light && read(light, cue: byBackground)?.decidedBy == .launchScreenBackground)
+        #expect(read(dark, cue: byBackground)?.appearance == .dark && read(dark, cue: byBackground)?.decidedBy == .launchScreenBackground)
+        // The marker rule on the same corners: the "marker" colours are the backgrounds, and the
+        // reading at the view's spot still sees the background, so it decides the same way; what it
+        // cannot do is read a background that is neither colour, which is then a guess by name.
+        let blue = RGBAColor(r: 0x1E, g: 0x40, b: 0xA0)
+        #expect(read(blue, cue: byBackground)?.decidedBy == .luminance)
+        // One colour in both appearances: the same picture, never guessed.
+        let same = read(light, cue: .background(light: light, dark: light))
+        #expect(same?.appearance == nil && same?.decidedBy == .samePicture)
     }
 
     @Test func aNavyCornerWithNoMarkerIsAGuessNeverAMarkerReading() {
@@ -61,7 +83,7 @@ struct PictureDecoder: SnapshotPixelDecoder {
         }
         var ktx = KTXFile(astc4x4Width: 8, height: 12, blocks: Data(count: KTXFile.astc4x4ByteCount(width: 8, height: 12)))
         ktx.keyValues = []
-        let result = SnapshotClassifier(decoder: Refusing(), marker: Self.marker, interfaceStyle: .light).classify([("A@3x.ktx", ktx.serialized())])["A@3x.ktx"]
+        let result = SnapshotClassifier(decoder: Refusing(), cue: Self.marker, interfaceStyle: .light).classify([("A@3x.ktx", ktx.serialized())])["A@3x.ktx"]
         #expect(result?.appearance == .light && result?.decidedBy == .interfaceStyle && result?.width == 8 && result?.height == 12)
         #expect(InterfaceStyle(infoPlistValue: "Dark") == .dark && InterfaceStyle(infoPlistValue: nil) == .automatic)
     }
@@ -72,7 +94,7 @@ struct PictureDecoder: SnapshotPixelDecoder {
             func decode(_ data: Data) throws -> RGBAImage { throw Refused() }
         }
         let atx = ATXFile(astc4x4Width: 20, height: 36, blocks: Data(count: KTXFile.astc4x4ByteCount(width: 20, height: 36))).serialized()
-        let result = SnapshotClassifier(decoder: Refusing(), marker: Self.marker, interfaceStyle: .automatic).classify([("A@3x.ktx", atx)])["A@3x.ktx"]
+        let result = SnapshotClassifier(decoder: Refusing(), cue: Self.marker, interfaceStyle: .automatic).classify([("A@3x.ktx", atx)])["A@3x.ktx"]
         #expect(result?.decidedBy == .undecodable && result?.width == 20 && result?.height == 36)
     }
 

@@ -142,6 +142,6 @@ import Testing
         }
         var missing = Self.sample
         missing.app.marker = nil
-        #expect(throws: ManifestError.malformed("app.marker is missing")) { try Manifest.decode(from: missing.encoded()) }
+        #expect(throws: ManifestError.malformed("app.marker is missing (and no app.launch_screen)")) { try Manifest.decode(from: missing.encoded()) }
     }
 }
