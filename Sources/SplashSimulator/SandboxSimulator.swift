@@ -46,12 +46,20 @@ public struct SandboxSimulator {
     /// `campaigns/default.yaml` describes (a test keeps the two the same), so `sim install` works
     /// from any folder.
     public static var defaultLaunchScreen: URL {
-        get throws {
-            guard let folder = Bundle.module.url(forResource: "launch-screen", withExtension: nil) else {
-                throw SimulatorError.rejected("the simulator's default launch screen is missing from its resources")
-            }
-            return folder.appendingPathComponent("LaunchScreen.json")
+        get throws { try shippedLaunchScreen("LaunchScreen.json") }
+    }
+
+    /// A `UILaunchScreen` app's stand-in shipped with the simulator (`Resources/launch-screen/UILaunchScreen.json`):
+    /// an app with no storyboard, whose Info.plist names an asset colour and an image (``InfoPlistLaunchScreen``).
+    public static var launchScreenDictionary: URL {
+        get throws { try shippedLaunchScreen("UILaunchScreen.json") }
+    }
+
+    private static func shippedLaunchScreen(_ name: String) throws -> URL {
+        guard let folder = Bundle.module.url(forResource: "launch-screen", withExtension: nil) else {
+            throw SimulatorError.rejected("the simulator's launch screens are missing from its resources")
         }
+        return folder.appendingPathComponent(name)
     }
 
     private func launchScreen(_ model: SpringBoardModel) throws -> LaunchScreen {
@@ -233,7 +241,7 @@ public struct SandboxSimulator {
     }
 
     /// Runs the app's applier (`body`) as the simulated app makes it: its version, build, bundle
-    /// identifier, interface style, screen scale and trust (`trust`, else ``appTrust()``), the OS's
+    /// identifier, interface style, its `UILaunchScreen` colours if it has one, screen scale and trust (`trust`, else ``appTrust()``), the OS's
     /// decoder; before iOS 13 under the guard that refuses in-place writes. Returns its report and
     /// the writes refused.
     private func runApp(
@@ -244,6 +252,10 @@ public struct SandboxSimulator {
             container: container, bundle: bundle, appVersion: model.version, appBuild: model.build,
             osVersion: try os(model), decoder: SimulatedAppDecoder(), trust: try trust ?? appTrust(), clock: { now })
         applier.interfaceStyle = model.interfaceStyle ?? .automatic
+        // A UILaunchScreen app resolves its own colours, as forThisApp does with UIColor(named:).
+        if let colors = try launchScreen(model).storyboard.launchScreenColors, let light = colors[.light], let dark = colors[.dark] {
+            applier.launchScreenColors = LaunchScreenColors(light: light, dark: dark)
+        }
         applier.rolloutDraw = model.rolloutDraw
         (applier.language, applier.region) = (model.language, model.region)
         applier.deviceFamily = model.device.hasPrefix("iPad") ? "ipad" : "iphone"

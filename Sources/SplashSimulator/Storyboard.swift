@@ -19,8 +19,12 @@ package struct Storyboard: Sendable {
     package var bundleID: String
     /// The orientations the app supports.
     package var orientations: [Orientation]
-    /// The bottom-right 0.5 pt marker view's colour in each appearance.
+    /// The bottom-right 0.5 pt marker view's colour in each appearance (none for a `UILaunchScreen` app).
     package var marker: [Appearance: RGBAColor]
+    /// For an app whose launch screen is its Info.plist `UILaunchScreen` dictionary (the stand-in
+    /// ``InfoPlistLaunchScreen``): the background colour in each appearance, as the app resolves it
+    /// (`UIColor(named:)` in a light and a dark trait collection). Nil for a storyboard.
+    package var launchScreenColors: [Appearance: RGBAColor]? = nil
     /// What each appearance draws; `light` is always there.
     package var scenes: [Appearance: Scene]
     /// The folder image paths start from.
@@ -70,6 +74,7 @@ package struct Storyboard: Sendable {
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw .storyboard("\(url.path): cannot be read") }
+        if InfoPlistLaunchScreen.describes(data) { return try InfoPlistLaunchScreen.load(data, name: name, folder: url.deletingLastPathComponent()) }
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: data) } catch let error as DecodingError {
             throw .storyboard("\(name): \(Self.describe(error))")
@@ -78,7 +83,7 @@ package struct Storyboard: Sendable {
     }
 
     /// A decoding error as a key path and what was wrong there.
-    private static func describe(_ error: DecodingError) -> String {
+    static func describe(_ error: DecodingError) -> String {
         func path(_ keys: [any CodingKey]) -> String {
             keys.isEmpty ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
         }
@@ -144,7 +149,7 @@ package struct Storyboard: Sendable {
     }
 
     /// A key of the file, by its name.
-    private struct Key: CodingKey {
+    struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(_ name: String) { stringValue = name }
@@ -153,7 +158,7 @@ package struct Storyboard: Sendable {
     }
 
     /// Throws when the object being decoded has a key outside `known`.
-    private static func refuseUnknownKeys(_ decoder: any Decoder, known: Set<String>) throws {
+    static func refuseUnknownKeys(_ decoder: any Decoder, known: Set<String>) throws {
         let keys = try decoder.container(keyedBy: Key.self)
         if let unknown = keys.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
             throw DecodingError.dataCorrupted(
@@ -161,7 +166,14 @@ package struct Storyboard: Sendable {
         }
     }
 
-    fileprivate static let anchors: [String: (x: Double, y: Double)] = [
+    /// `#RRGGBB` read by the simulator's own code, or why not, naming the file and the key.
+    static func colour(_ text: String, _ key: String, in name: String) throws(SimulatorError) -> RGBAColor {
+        let hex = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
+        guard hex.count == 6, let value = UInt32(hex, radix: 16) else { throw .storyboard("\(name): \(key) is \"\(text)\", not a colour such as #1A2B3C") }
+        return RGBAColor(r: UInt8(value >> 16 & 0xFF), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF))
+    }
+
+    static let anchors: [String: (x: Double, y: Double)] = [
         "center": (0.5, 0.5), "top": (0.5, 0), "bottom": (0.5, 1), "left": (0, 0.5), "right": (1, 0.5),
         "top-left": (0, 0), "top-right": (1, 0), "bottom-left": (0, 1), "bottom-right": (1, 1),
     ]
@@ -171,11 +183,7 @@ extension Storyboard.File {
     /// The checked storyboard: every appearance, colour and anchor known, light present, sizes given
     /// where the content mode needs them.
     fileprivate func storyboard(in folder: URL, name: String) throws(SimulatorError) -> Storyboard {
-        func colour(_ text: String, _ key: String) throws(SimulatorError) -> RGBAColor {
-            let hex = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
-            guard hex.count == 6, let value = UInt32(hex, radix: 16) else { throw .storyboard("\(name): \(key) is \"\(text)\", not a colour such as #1A2B3C") }
-            return RGBAColor(r: UInt8(value >> 16 & 0xFF), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF))
-        }
+        func colour(_ text: String, _ key: String) throws(SimulatorError) -> RGBAColor { try Storyboard.colour(text, key, in: name) }
         func appearance(_ text: String, _ key: String) throws(SimulatorError) -> Appearance {
             guard let appearance = Appearance(rawValue: text) else { throw .storyboard("\(name): \(key).\(text) is not light or dark") }
             return appearance

@@ -8,6 +8,9 @@ import SplashFormat
 /// - image views scale their image in sRGB-encoded values (as Core Graphics does), not in linear
 ///   light, and are composited straight-alpha "source over" on the encoded values;
 /// - in landscape, safe-area constraints get the portrait top inset (a known UIKit bug, docs/ios-launch-cache.md §6);
+/// - a `UILaunchScreen` dictionary is drawn by the same code, as SplashBoard draws both
+///   (docs/ios-launch-cache.md §10): its background, and its image centred at its natural size in
+///   the window or its safe area, and no marker;
 /// - the marker is a 0.5×0.5 pt view pinned to the superview's bottom-right corner: it covers
 ///   1.5 px at @3x and 1 px at @2x, and each pixel takes the share of the view that covers it,
 ///   blended with what lies under it (docs/ios-launch-cache.md §6);
@@ -43,9 +46,11 @@ struct StoryboardRenderer {
                 draw(image, rect: pixels, on: &canvas)
             }
         }
-        let side = Self.markerPoints * scale
-        let marker = Rect(x: Double(canvas.width) - side, y: Double(canvas.height) - side, width: side, height: side)
-        fill(storyboard.marker[variant.appearance] ?? RGBAColor(r: 255, g: 255, b: 255), rect: marker, on: &canvas)
+        // A UILaunchScreen app has no marker view.
+        if let colour = storyboard.marker[variant.appearance] {
+            let side = Self.markerPoints * scale
+            fill(colour, rect: Rect(x: Double(canvas.width) - side, y: Double(canvas.height) - side, width: side, height: side), on: &canvas)
+        }
         return canvas
     }
 

@@ -506,7 +506,9 @@ for (index, snapshot) in planned.enumerated() {
     }
     if recipe.grey { args += ["-colorspace", "Gray", "-colorspace", "sRGB"] }
     let m = recipe.markerSize
-    args += ["-fill", recipe.marker, "-draw", "rectangle \(recipe.width - m),\(recipe.height - m) \(recipe.width - 1),\(recipe.height - 1)"]
+    if let marker = recipe.marker {
+        args += ["-fill", marker, "-draw", "rectangle \(recipe.width - m),\(recipe.height - m) \(recipe.width - 1),\(recipe.height - 1)"]
+    }
     let png = work.appendingPathComponent("\(index).png").path
     var mark = clock.now
     try run("convert", args + ["PNG32:" + png])

@@ -36,7 +36,7 @@ struct SimCommand: AsyncParsableCommand {
         @OptionGroup var sandbox: Sandbox
         @Option(
             help:
-                "The storyboard stand-in (JSON; docs/ios-integration.md) that stands for LaunchScreen.storyboard (default: the app's own screen shipped with splashgen, as campaigns/default.yaml draws it)."
+                "The app's launch screen as a JSON stand-in (docs/ios-integration.md): one for LaunchScreen.storyboard, or one for the Info.plist UILaunchScreen dictionary with its asset colours and images (splashgen ships launch-screen/UILaunchScreen.json beside its default; default: the app's own storyboard screen, as campaigns/default.yaml draws it)."
         )
         var launchScreen: String?
         @OptionGroup var app: AppVersionOptions

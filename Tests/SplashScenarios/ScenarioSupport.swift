@@ -13,6 +13,10 @@ package enum Repo {
     package static func storyboard(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/storyboards/" + name)
     }
+    /// A campaign file from this suite's fixtures.
+    package static func fixtureCampaign(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/campaigns/" + name)
+    }
     /// The simulator's shipped storyboard stand-in: the app's own screen, as campaigns/default.yaml draws it.
     package static var ownStoryboard: URL { get throws { try SandboxSimulator.defaultLaunchScreen } }
 }
@@ -50,11 +54,16 @@ package enum Bundles {
 
 /// A season bundle of campaign files for one device, each campaign edited first.
 package func buildSeason(_ files: String..., device: String = "iPhone 15", edit: (inout [Campaign]) -> Void) throws -> URL {
+    try buildSeason(at: files.map(Repo.campaign), device: device, edit: edit)
+}
+
+/// A season bundle of the campaign files at `urls` for one device, each campaign edited first.
+package func buildSeason(at urls: [URL], device: String = "iPhone 15", edit: (inout [Campaign]) -> Void = { _ in }) throws -> URL {
     let catalogue = try DeviceCatalogue.bundled()
     let loader = CampaignLoader(catalogue: catalogue)
     let screens = DeviceCatalogue.screens(of: catalogue.select(.some([.named(device)])))
-    var campaigns = try files.map { file in
-        var campaign = try loader.load(contentsOf: Repo.campaign(file))
+    var campaigns = try urls.map { url in
+        var campaign = try loader.load(contentsOf: url)
         campaign.screens = screens
         return campaign
     }

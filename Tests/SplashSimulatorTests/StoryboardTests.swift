@@ -19,7 +19,7 @@ import Testing
         #expect(storyboard.orientations == campaign.orientations)
         #expect(Set(storyboard.scenes.keys) == Set(campaign.appearances.keys))
         for appearance in Appearance.allCases {
-            #expect(storyboard.marker[appearance] == campaign.marker[appearance], "\(appearance) marker")
+            #expect(storyboard.marker[appearance] == campaign.marker?[appearance], "\(appearance) marker")
             guard let scene = storyboard.scenes[appearance], let spec = campaign.appearances[appearance] else { continue }
             #expect(scene.background == spec.background, "\(appearance) background")
             #expect(scene.imageViews.count == spec.layers.count)

@@ -38,7 +38,8 @@ import Testing
     @Test func theManifestExampleShowsDouble11sMarker() throws {
         // The manifest excerpt in docs/campaigns-and-bundles.md is campaigns/double11.yaml's: its marker as the loader reads it.
         let url = CommandLineTests.repo.appendingPathComponent("campaigns/double11.yaml")
-        let marker = try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url).marker
+        let loaded = try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(contentsOf: url).marker
+        let marker = try #require(loaded)
         let line = "\"marker\" : { \"dark\" : \"\(marker.dark.hex)\", \"light\" : \"\(marker.light.hex)\", \"size\" : \(marker.size) }"
         #expect(Self.campaignsAndBundles.contains(line), "docs/campaigns-and-bundles.md should show: \(line)")
     }

@@ -94,13 +94,14 @@ package struct BundleBuilder: Sendable {
         for key in recipeOrder {
             try writer.addObject(at: objects[key]!.url, hash: objects[key]!.hash)
         }
-        // One marker for the app: a season's campaigns agree on it (``Season/problems``).
+        // One marker, or one UILaunchScreen, for the app: a season's campaigns agree on it (``Season/problems``).
         let marker = season.campaigns[0].marker
         var manifest = Manifest(
             generator: SplashgenVersion.generator,
             app: Manifest.App(
                 bundleID: season.campaigns[0].app.bundleID,
-                marker: Manifest.Marker(light: marker.light.hex, dark: marker.dark.hex, size: marker.size)),
+                marker: marker.map { Manifest.Marker(light: $0.light.hex, dark: $0.dark.hex, size: $0.size) },
+                launchScreen: season.campaigns[0].launchScreen?.colors),
             campaigns: season.campaigns.map { campaign in
                 Manifest.Campaign(
                     id: campaign.name, schedule: campaign.schedule, grey: campaign.grey, encoding: campaign.encoding,

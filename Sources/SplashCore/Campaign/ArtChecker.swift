@@ -153,6 +153,8 @@ package enum ArtChecker {
     /// the corner goes through the classifier's rule (``MarkerReading``: within an eighth of the
     /// light–dark distance for the right colour, at least half of it for the other).
     private static func checkMarker(_ campaign: Campaign, snapshots: [PlannedSnapshot], images: [String: RGBAImage]) -> [Diagnostic] {
+        // A UILaunchScreen app has no marker: its campaign's pictures are known by identity.
+        guard let marker = campaign.marker else { return [] }
         var unread: [Appearance: [(name: String, under: RGBAColor, scale: Int)]] = [:]
         for snapshot in snapshots {
             let recipe = cornerRecipe(snapshot.recipe)
@@ -163,7 +165,7 @@ package enum ArtChecker {
             let corner = SnapshotRenderer.render(recipe, art: art)
             let reading = MarkerReading.appearance(
                 of: corner, scale: snapshot.screen.scale,
-                light: campaign.marker.light, dark: campaign.marker.dark)
+                light: marker.light, dark: marker.dark)
             guard reading != snapshot.appearance else { continue }
             let besideMarker = max(0, MarkerReading.underColumn(width: corner.width, scale: snapshot.screen.scale))
             unread[snapshot.appearance, default: []].append(
@@ -171,7 +173,7 @@ package enum ArtChecker {
         }
         return campaign.renderedAppearances.compactMap { appearance -> Diagnostic? in
             guard let failures = unread[appearance], let spec = campaign.appearances[appearance] else { return nil }
-            let colour = campaign.marker[appearance]
+            let colour = marker[appearance]
             let unders = Set(failures.map(\.under.hex)).sorted()
             let largest = failures.map(\.scale).max() ?? 1
             let size = MarkerReading.smallestStamp(scale: largest)

@@ -49,8 +49,13 @@ package struct Campaign: Equatable, Sendable {
     /// The screens to render, after the campaign's catalogue changes and device selection.
     package var screens: [Screen]
     /// The app storyboard's marker, as this file gives it (stamped on its snapshots; every campaign of
-    /// a season gives the same one).
-    package var marker: Marker
+    /// a season gives the same one); nil for an app whose launch screen is `UILaunchScreen`
+    /// (``launchScreen``), which has no view to carry one.
+    package var marker: Marker?
+    /// The app's `UILaunchScreen` Info.plist dictionary, when its launch screen is that rather than
+    /// a storyboard (`app.launch_screen`): what tells its renders' appearance, and, for its own
+    /// screen, what the OS draws (docs/ios-launch-cache.md §10).
+    package var launchScreen: LaunchScreen? = nil
     /// Where the file wrote `marker` (where it wrote `name`, when it keeps the default), for a season
     /// whose campaigns disagree.
     package var markerSource: SourceLocation? = nil
@@ -81,6 +86,44 @@ package struct Campaign: Equatable, Sendable {
 
         /// The colour for one appearance.
         package subscript(appearance: Appearance) -> RGBAColor { appearance == .light ? light : dark }
+    }
+
+    /// An app's `UILaunchScreen` dictionary as the campaign describes it: the background colour
+    /// (`UIColorName`, resolved) and the image (`UIImageName`) in each appearance, the image's natural
+    /// width in points, and `UIImageRespectsSafeAreaInsets`. The OS draws the colour over the whole
+    /// window and the image at its natural size, centred in the window or in its safe area, never
+    /// scaled (docs/ios-launch-cache.md §10).
+    package struct LaunchScreen: Equatable, Sendable {
+        /// The background in each appearance (the same colour twice when it has no dark variant).
+        package var background: [Appearance: RGBAColor]
+        /// The image's PNG in each appearance, relative to the campaign's folder; empty: no image.
+        package var image: [Appearance: String]
+        /// Where the file wrote `image`, for problems with its art.
+        package var imageSource: SourceLocation?
+        /// The image's natural width, in points (its pixels ÷ its scale).
+        package var imageWidth: Double?
+        /// `UIImageRespectsSafeAreaInsets`: the image is centred in the safe area, not the window.
+        package var imageRespectsSafeArea: Bool
+        /// Where the file wrote `launch_screen`.
+        package var source: SourceLocation
+
+        /// What the OS draws in `appearance`, as a campaign appearance: the background and the image
+        /// (`fit: none` at its natural width, centred).
+        package func drawn(_ appearance: Appearance) -> AppearanceSpec {
+            let layers = image[appearance].map { path in
+                [
+                    Layer(
+                        image: path, source: imageSource ?? source, fit: .none, anchor: .center, width: imageWidth, height: nil, margin: 0,
+                        safeArea: imageRespectsSafeArea, orientation: nil)
+                ]
+            }
+            return AppearanceSpec(background: background[appearance] ?? background[.light]!, layers: layers ?? [], backgroundSource: source)
+        }
+
+        /// Its colours as a manifest records them.
+        package var colors: Manifest.LaunchScreenColors {
+            Manifest.LaunchScreenColors(light: (background[.light] ?? RGBAColor(r: 0, g: 0, b: 0)).hex, dark: (background[.dark] ?? background[.light]!).hex)
+        }
     }
 
     /// One appearance: a background and a stack of layers, bottom first.

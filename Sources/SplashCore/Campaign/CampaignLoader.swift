@@ -118,9 +118,12 @@ private struct Reading {
     ]
 
     mutating func campaign(_ root: Node) -> Campaign? {
-        guard let top = reader.mapping(root, "", keys: Self.topKeys, required: ["schema", "name", "app", "schedule", "appearances"]) else {
-            return nil
-        }
+        // The own screen of a UILaunchScreen app is drawn from app.launch_screen, with no appearances.
+        let drawnFromApp =
+            reader.mappingValue(root, "own_screen")?.scalar?.string == "true"
+            && reader.mappingValue(root, "app").flatMap { reader.mappingValue($0, "launch_screen") } != nil
+        let required = ["schema", "name", "app", "schedule"] + (drawnFromApp ? [] : ["appearances"])
+        guard let top = reader.mapping(root, "", keys: Self.topKeys, required: required) else { return nil }
         if let node = top["schema"], let schema = reader.int(node, "schema", in: 1...Int.max), schema > Campaign.currentSchema {
             reader.error(
                 node, "schema", "campaign schema \(schema) is newer than this splashgen understands (schema \(Campaign.currentSchema)); update splashgen")
@@ -128,6 +131,7 @@ private struct Reading {
         }
         let name = top["name"].flatMap(name)
         let app = top["app"].flatMap(app)
+        let launchScreen: Campaign.LaunchScreen?? = top["app"].flatMap { reader.mappingValue($0, "launch_screen") }.map(launchScreen) ?? .some(nil)
         let schedule = top["schedule"].flatMap(schedule)
         let priority = top["priority"].map { reader.int($0, "priority", in: -1000...1000) } ?? 0
         let grey = top["grey"].map { reader.bool($0, "grey") } ?? false
@@ -140,19 +144,39 @@ private struct Reading {
         if let node = top["catalogue"] { readCatalogue(node) }
         let displayZoom = top["display_zoom"].map { reader.bool($0, "display_zoom") } ?? true
         let screens = devices(top["devices"], displayZoom: displayZoom ?? true)
-        let marker = self.marker(top["marker"])
-        let appearances = top["appearances"].flatMap { node in self.appearances(node, orientations: orientations ?? []) }
+        // A UILaunchScreen app has no view to carry a marker: its background tells light from dark.
+        let marker: Campaign.Marker?? = (launchScreen ?? nil) == nil ? self.marker(top["marker"]).map(Optional.some) : .some(nil)
+        if (launchScreen ?? nil) != nil, let node = top["marker"] {
+            reader.error(
+                node, "marker",
+                "the app's launch screen is its UILaunchScreen dictionary (app.launch_screen), which has no view to carry a marker: its background colours tell light from dark; remove marker"
+            )
+        }
+        let ownLaunchScreen = ownScreen == true ? launchScreen ?? nil : nil
+        var appearances = top["appearances"].flatMap { node in self.appearances(node, orientations: orientations ?? []) }
+        if let ownLaunchScreen {
+            // The app's own screen is what the OS draws from the dictionary, and nothing else.
+            if let node = top["appearances"] {
+                reader.error(
+                    node, "appearances",
+                    "the own screen of a UILaunchScreen app is what the OS draws from app.launch_screen (its background and image): remove appearances"
+                )
+            }
+            appearances = [.light: ownLaunchScreen.drawn(.light), .dark: ownLaunchScreen.drawn(.dark)]
+        }
         let languages = top["languages"].map { node in self.languages(node, orientations: orientations ?? []) }
 
         guard let name, let app, let schedule, let priority, let grey, let ownScreen, let encoding, let quality, let orientations, let screens,
-            let marker, let appearances, let nameNode = top["name"], let scheduleNode = top["schedule"]
+            let marker, let launchScreen, let appearances, let nameNode = top["name"], let scheduleNode = top["schedule"]
         else { return nil }
         var campaign = Campaign(
             name: name, app: app, schedule: schedule, priority: priority, grey: grey, encoding: encoding, astcQuality: quality,
             orientations: orientations, screens: screens, marker: marker, appearances: appearances,
             baseDirectory: baseDirectory,
             nameSource: reader.location(nameNode, "name"), scheduleSource: reader.location(scheduleNode, "schedule"))
-        campaign.markerSource = top["marker"].map { reader.location($0, "marker") } ?? campaign.nameSource
+        campaign.markerSource = top["marker"].map { reader.location($0, "marker") } ?? launchScreen?.source ?? campaign.nameSource
+        campaign.launchScreen = launchScreen
+        if let launchScreen { campaign.app.launchScreen = launchScreen.colors }
         campaign.ownScreen = ownScreen
         // Who sees it is decided on the phone; the app's own screen is every phone's.
         for (key, given) in [("rollout", rollout.map { $0 != nil }), ("match", match.map { $0 != nil }), ("languages", languages.map { $0 != nil })] {
@@ -279,8 +303,56 @@ private struct Reading {
         return value
     }
 
+    /// `app.launch_screen`: the app's `UILaunchScreen` dictionary, its colours and image given per
+    /// appearance (a mapping of `light` and `dark`) or once for both.
+    func launchScreen(_ node: Node) -> Campaign.LaunchScreen? {
+        let path = "app.launch_screen"
+        let keyNames = ["background", "image", "image_width", "image_respects_safe_area"]
+        guard let keys = reader.mapping(node, path, keys: keyNames, required: ["background"]) else { return nil }
+        let errorsBefore = reader.diagnostics.count
+        /// A value given once for both appearances, or as `light:` and `dark:` (dark defaulting to light).
+        func perAppearance<T>(_ key: String, _ read: (Node, String) -> T?) -> [Appearance: T]? {
+            guard let node = keys[key] else { return [:] }
+            if case .mapping = node {
+                guard let both = reader.mapping(node, "\(path).\(key)", keys: ["light", "dark"], required: ["light"]) else { return nil }
+                guard let light = both["light"].flatMap({ read($0, "\(path).\(key).light") }) else { return nil }
+                guard let darkNode = both["dark"] else { return [.light: light, .dark: light] }
+                return read(darkNode, "\(path).\(key).dark").map { [.light: light, .dark: $0] }
+            }
+            return read(node, "\(path).\(key)").map { [.light: $0, .dark: $0] }
+        }
+        let background = perAppearance("background") { reader.color($0, $1) }
+        let image = perAppearance("image") { node, path -> String? in
+            guard let image = reader.string(node, path) else { return nil }
+            var isDirectory: ObjCBool = false
+            let url = URL(fileURLWithPath: image, relativeTo: baseDirectory)
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                reader.error(node, path, "no such image file \"\(image)\" (paths are relative to the campaign file's folder)")
+                return nil
+            }
+            return image
+        }
+        let width = keys["image_width"].map { reader.number($0, path + ".image_width", in: 0.5...10_000) }
+        let respects = keys["image_respects_safe_area"].map { reader.bool($0, path + ".image_respects_safe_area") } ?? false
+        guard reader.diagnostics.count == errorsBefore, let background, let image, let respects, width != .some(nil) else { return nil }
+        if !image.isEmpty, width == nil {
+            reader.error(
+                keys["image"], path + ".image",
+                "give the image's natural width in points as image_width (its pixels divided by its scale): the OS draws it at that size, centred, never scaled"
+            )
+            return nil
+        }
+        if image.isEmpty, let extra = keys["image_width"] {
+            reader.error(extra, path + ".image_width", "image_width applies only with an image")
+            return nil
+        }
+        return Campaign.LaunchScreen(
+            background: background, image: image, imageSource: keys["image"].map { reader.location($0, path + ".image") },
+            imageWidth: width ?? nil, imageRespectsSafeArea: respects, source: reader.location(node, path))
+    }
+
     func app(_ node: Node) -> Manifest.App? {
-        guard let keys = reader.mapping(node, "app", keys: ["bundle_id", "min_version", "max_version"], required: ["bundle_id"]) else {
+        guard let keys = reader.mapping(node, "app", keys: ["bundle_id", "min_version", "max_version", "launch_screen"], required: ["bundle_id"]) else {
             return nil
         }
         let bundleID = keys["bundle_id"].flatMap { node -> String? in

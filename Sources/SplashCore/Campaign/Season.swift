@@ -37,13 +37,20 @@ package struct Season: Equatable, Sendable {
     package var problems: [Diagnostic] {
         var found: [Diagnostic] = []
         for (index, campaign) in campaigns.enumerated() {
-            if index > 0, campaign.app.bundleID == campaigns[0].app.bundleID, campaign.marker != campaigns[0].marker {
+            if index > 0, campaign.app.bundleID == campaigns[0].app.bundleID,
+                campaign.marker != campaigns[0].marker || campaign.app.launchScreen != campaigns[0].app.launchScreen
+            {
                 let first = campaigns[0]
                 let source = campaign.markerSource ?? campaign.nameSource, firstSource = first.markerSource ?? first.nameSource
+                let (what, detail) = Self.describe(campaign), (firstWhat, firstDetail) = Self.describe(first)
+                let why =
+                    what == "marker" && firstWhat == "marker"
+                    ? "the marker is the app storyboard's view, one for every campaign of the bundle"
+                    : "the app has one launch screen: a storyboard with its marker view, or a UILaunchScreen dictionary with its colours, the same for every campaign of the bundle"
                 found.append(
                     Diagnostic(
                         source,
-                        "\(campaign.name)'s marker (\(Self.describe(campaign.marker))) differs from \(first.name)'s (\(Self.describe(first.marker)), \(firstSource.file):\(firstSource.line)); the marker is the app storyboard's view, one for every campaign of the bundle"
+                        "\(campaign.name)'s \(what) (\(detail)) differs from \(first.name)'s\(what == firstWhat ? "" : " " + firstWhat) (\(firstDetail), \(firstSource.file):\(firstSource.line)); \(why)"
                     ))
             }
             for earlier in campaigns[..<index] {
@@ -82,7 +89,10 @@ package struct Season: Equatable, Sendable {
         return !below(a.maxVersion, b.minVersion) && !below(b.maxVersion, a.minVersion)
     }
 
-    private static func describe(_ marker: Campaign.Marker) -> String {
-        "light \(marker.light.hex), dark \(marker.dark.hex), size \(marker.size)"
+    /// How a campaign says the app's renders tell their appearance: its marker, or its launch screen's colours.
+    private static func describe(_ campaign: Campaign) -> (what: String, detail: String) {
+        if let colors = campaign.app.launchScreen { return ("UILaunchScreen background", "light \(colors.light), dark \(colors.dark)") }
+        guard let marker = campaign.marker else { return ("marker", "none") }
+        return ("marker", "light \(marker.light.hex), dark \(marker.dark.hex), size \(marker.size)")
     }
 }

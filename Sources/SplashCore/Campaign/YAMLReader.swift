@@ -23,6 +23,13 @@ final class YAMLReader {
         SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, keyPath: path)
     }
 
+    /// The value of `key` in `node` when it is a mapping, checking nothing (the mapping is read, and
+    /// its problems reported, where its own keys are).
+    func mappingValue(_ node: Node, _ key: String) -> Node? {
+        guard case .mapping(let mapping) = node else { return nil }
+        return mapping.first { $0.key.scalar?.string == key }?.value
+    }
+
     /// A mapping's values by key. Unknown keys are reported with a suggestion, missing required ones
     /// at the mapping. Returns nil (after reporting) when `node` is not a mapping.
     func mapping(_ node: Node, _ path: String, keys: [String], required: [String] = []) -> [String: Node]? {

@@ -14,9 +14,10 @@ package struct RenderRecipe: Encodable, Hashable, Sendable {
     package var placements: [Placement]
     /// Whether the result is turned to luma.
     package var grey: Bool
-    /// Marker colour, `#RRGGBB`, stamped after grey.
-    package var marker: String
-    /// Marker side in pixels.
+    /// Marker colour, `#RRGGBB`, stamped after grey; nil for an app with no marker view (a
+    /// `UILaunchScreen` app), which gets no stamp.
+    package var marker: String?
+    /// Marker side in pixels (0 with no marker).
     package var markerSize: Int
     /// Output encoding.
     package var encoding: SnapshotEncoding

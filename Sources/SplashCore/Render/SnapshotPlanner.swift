@@ -43,7 +43,7 @@ package enum SnapshotPlanner {
                     }
                     let recipe = RenderRecipe(
                         width: pixels.width, height: pixels.height, background: spec.background.hex, placements: placements,
-                        grey: campaign.grey, marker: campaign.marker[appearance].hex, markerSize: campaign.marker.size,
+                        grey: campaign.grey, marker: campaign.marker?[appearance].hex, markerSize: campaign.marker?.size ?? 0,
                         encoding: campaign.encoding, quality: campaign.astcQuality.rawValue, generator: generator)
                     planned.append(PlannedSnapshot(screen: screen, orientation: orientation, appearance: appearance, recipe: recipe))
                 }

@@ -24,7 +24,7 @@ package enum SnapshotRenderer {
             blend(piece, over: &canvas, atX: x0, y: y0)
         }
         if recipe.grey { makeGrey(&canvas) }
-        stampMarker(RGBAColor(hex: recipe.marker)!, size: recipe.markerSize, on: &canvas)
+        if let marker = recipe.marker.flatMap(RGBAColor.init(hex:)) { stampMarker(marker, size: recipe.markerSize, on: &canvas) }
         return canvas
     }
 

@@ -12,6 +12,26 @@ import Testing
     /// One fixture per way a campaign can be wrong, with the exact message a user sees.
     static let failures: [(file: String, messages: [String])] = [
         ("unknown-key.yaml", ["unknown-key.yaml:8:1: error: orientation: unknown key 'orientation'; did you mean 'orientations'?"]),
+        // A UILaunchScreen app (docs/ios-launch-cache.md §10): no view to carry a marker, its own
+        // screen drawn from the dictionary, the image's natural width needed to draw it.
+        (
+            "launch-screen-with-marker.yaml",
+            [
+                "launch-screen-with-marker.yaml:10:3: error: marker: the app's launch screen is its UILaunchScreen dictionary (app.launch_screen), which has no view to carry a marker: its background colours tell light from dark; remove marker"
+            ]
+        ),
+        (
+            "launch-screen-own-with-appearances.yaml",
+            [
+                "launch-screen-own-with-appearances.yaml:11:3: error: appearances: the own screen of a UILaunchScreen app is what the OS draws from app.launch_screen (its background and image): remove appearances"
+            ]
+        ),
+        (
+            "launch-screen-image-without-width.yaml",
+            [
+                "launch-screen-image-without-width.yaml:7:42: error: app.launch_screen.background.dark: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"#00000G\""
+            ]
+        ),
         // A misspelt required key is said once, at the misspelling: never a second error asking for
         // what the user did write (issue 28, A6).
         (
@@ -87,6 +107,35 @@ import Testing
             ]
         ),
     ]
+
+    /// A UILaunchScreen app's own screen is what the OS draws from the dictionary: its background
+    /// in each appearance and its image at its natural width, centred (in the safe area here), with
+    /// no marker; the manifest gets its colours.
+    @Test func aLaunchScreenAppsOwnScreenIsDrawnFromItsDictionary() throws {
+        let campaign = try loadCampaign(Fixtures.url("campaigns/launch-screen-good.yaml"))
+        #expect(campaign.marker == nil && campaign.app.marker == nil)
+        #expect(campaign.app.launchScreen == Manifest.LaunchScreenColors(light: "#F2F2F7", dark: "#1C1C1E"))
+        let dark = try #require(campaign.appearances[.dark])
+        #expect(dark.background == RGBAColor(r: 0x1C, g: 0x1C, b: 0x1E))
+        let layer = try #require(dark.layers.first)
+        #expect(dark.layers.count == 1 && layer.image == "logo.png" && layer.fit == .none && layer.anchor == .center)
+        #expect(layer.width == 120 && layer.height == nil && layer.safeArea && layer.margin == 0)
+        // Without the width the OS's natural size cannot be drawn.
+        var yaml = try String(contentsOf: Fixtures.url("campaigns/launch-screen-good.yaml"), encoding: .utf8)
+        yaml = yaml.replacingOccurrences(of: "    image_width: 120\n", with: "")
+        #expect(throws: CampaignError.self) {
+            try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(
+                yaml: yaml, file: "no-width.yaml", baseDirectory: Fixtures.url("campaigns"))
+        }
+        do {
+            _ = try CampaignLoader(catalogue: try DeviceCatalogue.bundled()).load(yaml: yaml, file: "no-width.yaml", baseDirectory: Fixtures.url("campaigns"))
+        } catch let error as CampaignError {
+            #expect(
+                error.diagnostics.map(\.description) == [
+                    "no-width.yaml:8:12: error: app.launch_screen.image: give the image's natural width in points as image_width (its pixels divided by its scale): the OS draws it at that size, centred, never scaled"
+                ])
+        }
+    }
 
     @Test(arguments: failures)
     func badCampaignsReportEveryProblemAtItsPlace(_ failure: (file: String, messages: [String])) throws {

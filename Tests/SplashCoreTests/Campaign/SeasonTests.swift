@@ -97,6 +97,17 @@ import Testing
         }
     }
 
+    /// An app has one launch screen: a campaign that describes it as a UILaunchScreen dictionary
+    /// cannot share a bundle with one that describes its storyboard's marker (docs/ios-launch-cache.md §10).
+    @Test func aStoryboardCampaignAndAUILaunchScreenCampaignAreRefusedTogether() {
+        do { _ = try loader.load(files("sale-a.yaml", "launch-screen-app.yaml"), name: "x"); Issue.record("loaded") } catch {
+            #expect(
+                error.description
+                    == "launch-screen-app.yaml:6:5: error: app.launch_screen: launch-screen-app's UILaunchScreen background (light #F2F2F7, dark #000000) differs from sale-a's marker (light #FFFFFF, dark #000000, size 3, sale-a.yaml:2); the app has one launch screen: a storyboard with its marker view, or a UILaunchScreen dictionary with its colours, the same for every campaign of the bundle"
+            )
+        }
+    }
+
     /// The marker is the app storyboard's view, one for the bundle (issue 25): a campaign file that
     /// gives another is refused at its `marker` key, naming the first campaign's.
     @Test func campaignsThatDisagreeOnTheMarkerAreRefusedAtTheMarker() {
