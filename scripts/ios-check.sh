@@ -13,8 +13,13 @@
 #                   OS's own codecs on Apple platforms (with scripts/ios-check/simulator's stand-in
 #                   for SimulatorError): macOS code, checked against the iOS SDK's same frameworks
 #   AppIntegration  Examples/AppIntegration/Sources/AppIntegration, the README's app code
-#   SplashDemo      Examples/SplashDemo/SplashDemo, the demo app, but for SplashDemoApp.swift (its
-#                   SwiftUI `@main`: the 16.5 SDK's SwiftUI interface does not load in Swift 6.3)
+#   SplashDemo      Examples/SplashDemo/SplashDemo, the demo app's Swift, which its three shapes
+#                   share, but for SplashDemoApp.swift (the SwiftUI `@main` of the scene-based
+#                   shapes: the 16.5 SDK's SwiftUI interface does not load in Swift 6.3). Checked
+#                   without SPLASHDEMO_APPDELEGATE, as the scene-based shapes (a) and (b) build them
+#   SplashDemoAppDelegate  the same files and SplashDemoApp.swift with -D SPLASHDEMO_APPDELEGATE, as
+#                   the app-delegate shape (c) builds them: `@main` on WindowAppDelegate, and
+#                   SplashDemoApp.swift compiled to nothing
 #
 # for arm64-apple-ios<MIN>, MIN being the `.iOS(...)` of Package.swift's `platforms:`.
 #
@@ -99,14 +104,17 @@ prepare() {
     echo "$stamp" >"$OUT/stamp"
 }
 
-# check MIN WORK MODULE=PATH[,PATH]...: fact 1, for each module in order (PATH: a folder or one file,
-# relative to ROOT). Prints a line per module, its errors and a summary; returns 1 when there are errors.
+# check MIN WORK MODULE[+CONDITION]=PATH[,PATH]...: fact 1, for each module in order (PATH: a folder
+# or one file, relative to ROOT; CONDITION: a compilation condition it is checked with, -D). Prints a
+# line per module, its errors and a summary; returns 1 when there are errors.
 check() {
     local min=$1 work=$2 triple="arm64-apple-ios$1" total=0 names=() spec name path rc result count warnings
     shift 2
     rm -rf "$work/modules" && mkdir -p "$work/modules" "$work/logs"
     for spec in "$@"; do
         name=${spec%%=*} path=${spec#*=}
+        local conditions=()
+        if [[ $name == *+* ]]; then conditions=(-D "${name#*+}") name=${name%%+*}; fi
         names+=("$name")
         local files=() log="$work/logs/$name.log"
         local paths=()
@@ -115,12 +123,12 @@ check() {
         rc=0
         # This package's modules see each other's `package` names; an app (the examples) does not.
         local package=(-package-name splashgen)
-        case "$name" in App* | SplashDemo) package=() ;; esac
+        case "$name" in App* | SplashDemo*) package=() ;; esac
         (cd "$ROOT" && "$SWIFTC" -emit-module -emit-module-path "$work/modules/$name.swiftmodule" "${package[@]}" \
             -wmo -parse-as-library -swift-version 6 -target "$triple" -sdk "$SDK" \
             -resource-dir "$OUT/res" -module-cache-path "$OUT/module-cache" -I "$work/modules" \
             -diagnostic-style=llvm -no-color-diagnostics -Xfrontend -experimental-allow-module-with-compiler-errors \
-            -module-name "$name" "${files[@]}") >"$log" 2>&1 || rc=$?
+            "${conditions[@]}" -module-name "$name" "${files[@]}") >"$log" 2>&1 || rc=$?
         mapfile -t result < <(python3 "$SUPPORT" errors "$log")
         read -r count warnings <<<"${result[-1]}"
         unset 'result[-1]'
@@ -242,7 +250,8 @@ case "${1:-}" in
         SplashApplier=Sources/SplashApplier \
         SimulatorOSCodecs=Sources/SplashSimulator/OSCodecs.swift,Sources/SplashSimulator/OSCodecs+Apple.swift,scripts/ios-check/simulator \
         AppIntegration=Examples/AppIntegration/Sources/AppIntegration \
-        SplashDemo=Examples/SplashDemo/SplashDemo/AppDelegate.swift,Examples/SplashDemo/SplashDemo/DemoRun.swift,Examples/SplashDemo/SplashDemo/DemoStatus.swift,Examples/SplashDemo/SplashDemo/DemoSwitches.swift,Examples/SplashDemo/SplashDemo/DemoUpdater.swift,Examples/SplashDemo/SplashDemo/DemoLog.swift
+        SplashDemo=Examples/SplashDemo/SplashDemo/AppDelegate.swift,Examples/SplashDemo/SplashDemo/DemoLog.swift,Examples/SplashDemo/SplashDemo/DemoRun.swift,Examples/SplashDemo/SplashDemo/DemoScene.swift,Examples/SplashDemo/SplashDemo/DemoShape.swift,Examples/SplashDemo/SplashDemo/DemoStatus.swift,Examples/SplashDemo/SplashDemo/DemoStatusViewController.swift,Examples/SplashDemo/SplashDemo/DemoSwitches.swift,Examples/SplashDemo/SplashDemo/DemoUpdater.swift,Examples/SplashDemo/SplashDemo/WindowAppDelegate.swift \
+        SplashDemoAppDelegate+SPLASHDEMO_APPDELEGATE=Examples/SplashDemo/SplashDemo/AppDelegate.swift,Examples/SplashDemo/SplashDemo/DemoLog.swift,Examples/SplashDemo/SplashDemo/DemoRun.swift,Examples/SplashDemo/SplashDemo/DemoScene.swift,Examples/SplashDemo/SplashDemo/DemoShape.swift,Examples/SplashDemo/SplashDemo/DemoStatus.swift,Examples/SplashDemo/SplashDemo/DemoStatusViewController.swift,Examples/SplashDemo/SplashDemo/DemoSwitches.swift,Examples/SplashDemo/SplashDemo/DemoUpdater.swift,Examples/SplashDemo/SplashDemo/WindowAppDelegate.swift,Examples/SplashDemo/SplashDemo/SplashDemoApp.swift
     ;;
 --self-test) prepare && self_test ;;
 --size) prepare && size ;;

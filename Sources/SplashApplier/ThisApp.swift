@@ -5,13 +5,16 @@ import UIKit
 #endif
 
 /// What the applier and the fetcher must know of the app they run in: read from the running app by
-/// ``SnapshotApplier/forThisApp(bundle:trust:)`` and ``BundleFetcher/forThisApp(base:trust:)`` on
+/// ``SnapshotApplier/forThisApp(bundle:trust:screen:)`` and ``BundleFetcher/forThisApp(base:trust:screen:)`` on
 /// iOS, and given whole here so that the same rules are tested on any platform.
 package struct AppFacts: Sendable {
     /// `CFBundleShortVersionString`, `CFBundleVersion`, `CFBundleIdentifier`, `UIUserInterfaceStyle`.
     package var version: String?, build: String?, bundleID: String?, interfaceStyle: String?
     /// The first preferred language, the region and the device family (`iphone`, `ipad`).
     package var language: String?, region: String?, deviceFamily: String?
+    /// For an app whose launch screen is the Info.plist `UILaunchScreen` dictionary: its background
+    /// colour in each appearance, resolved as SplashBoard resolves it (docs/ios-launch-cache.md §10).
+    package var launchScreenColors: LaunchScreenColors?
     /// The data container (`NSHomeDirectory()`).
     package var container: URL
     /// The running OS's version.
@@ -47,6 +50,7 @@ package struct AppFacts: Sendable {
         applier.interfaceStyle = InterfaceStyle(infoPlistValue: interfaceStyle)
         applier.appBundleID = bundleID
         applier.screenScale = Int(scale.rounded())
+        applier.launchScreenColors = launchScreenColors
         (applier.language, applier.region, applier.deviceFamily) = (language, region, deviceFamily)
         return applier
     }
@@ -72,19 +76,21 @@ extension ScreenSize {
 
 #if canImport(UIKit) && os(iOS)
 extension ScreenSize {
-    /// The main screen's size in pixels as the OS sizes its launch snapshots (what
-    /// ``BundleFetcher/forThisApp(base:trust:)`` fetches for).
-    @MainActor public static var mainScreen: ScreenSize {
-        ScreenSize(points: (Double(UIScreen.main.bounds.width), Double(UIScreen.main.bounds.height)), scale: Double(UIScreen.main.scale))
+    /// A screen's size in pixels as the OS sizes its launch snapshots (what
+    /// ``BundleFetcher/forThisApp(base:trust:screen:)`` fetches for): pass the scene's screen,
+    /// `windowScene.screen`, never `UIScreen.main`, which iOS 16 deprecates and which is not the
+    /// scene's screen.
+    @MainActor public init(screen: UIScreen) {
+        self.init(points: (Double(screen.bounds.width), Double(screen.bounds.height)), scale: Double(screen.scale))
     }
 }
 
 extension AppFacts {
-    /// The running app's facts: its Info.plist, its container, the OS version and the main screen.
-    @MainActor package static func current() -> AppFacts {
+    /// The running app's facts: its Info.plist, its container, the OS version and `screen`, the
+    /// screen of the scene it runs in.
+    @MainActor package static func current(screen: UIScreen) -> AppFacts {
         let info = Bundle.main.infoDictionary ?? [:]
         let system = ProcessInfo.processInfo.operatingSystemVersion
-        let screen = UIScreen.main
         var facts = AppFacts(
             version: info["CFBundleShortVersionString"] as? String, build: info["CFBundleVersion"] as? String,
             bundleID: Bundle.main.bundleIdentifier, interfaceStyle: info["UIUserInterfaceStyle"] as? String,
@@ -98,27 +104,52 @@ extension AppFacts {
         case .pad: facts.deviceFamily = "ipad"
         default: facts.deviceFamily = nil
         }
+        facts.launchScreenColors = launchScreenColors(info)
         return facts
+    }
+
+    /// The background colours of the app's `UILaunchScreen` dictionary (or the default one of its
+    /// `UILaunchScreens`), resolved as SplashBoard resolves them (docs/ios-launch-cache.md §10): the
+    /// asset catalog's `UIColorName`, else `systemBackground`, in a light and a dark trait
+    /// collection; nil when the app has neither key (its launch screen is a storyboard).
+    @MainActor static func launchScreenColors(_ info: [String: Any]) -> LaunchScreenColors? {
+        var dictionary = info["UILaunchScreen"] as? [String: Any]
+        if dictionary == nil, let screens = info["UILaunchScreens"] as? [String: Any] {
+            let definitions = screens["UILaunchScreenDefinitions"] as? [[String: Any]] ?? []
+            let wanted = screens["UIDefaultLaunchScreen"] as? String
+            dictionary = definitions.first { $0["UILaunchScreenIdentifier"] as? String == wanted }
+        }
+        guard let dictionary else { return nil }
+        let color = (dictionary["UIColorName"] as? String).flatMap { UIColor(named: $0) } ?? .systemBackground
+        func resolved(_ style: UIUserInterfaceStyle) -> RGBAColor {
+            var (r, g, b, a): (CGFloat, CGFloat, CGFloat, CGFloat) = (0, 0, 0, 0)
+            _ = color.resolvedColor(with: UITraitCollection(userInterfaceStyle: style)).getRed(&r, green: &g, blue: &b, alpha: &a)
+            func byte(_ value: CGFloat) -> UInt8 { UInt8((min(max(value, 0), 1) * 255).rounded()) }
+            return RGBAColor(r: byte(r), g: byte(g), b: byte(b))
+        }
+        return LaunchScreenColors(light: resolved(.light), dark: resolved(.dark))
     }
 }
 
 extension SnapshotApplier {
     /// An applier for this app as it runs, in one call: its container (`NSHomeDirectory()`), its
-    /// Info.plist's version, build, bundle identifier and `UIUserInterfaceStyle`, the OS version,
-    /// the main screen's scale, and ``ImageIODecoder``. The explicit initializer stays for tests and
-    /// for anything these do not fit. Refuses an Info.plist without a version or a build.
-    @MainActor public static func forThisApp(bundle: URL?, trust: BundleTrust) throws(ApplierError) -> SnapshotApplier {
-        try AppFacts.current().applier(bundle: bundle, trust: trust, decoder: ImageIODecoder())
+    /// Info.plist's version, build, bundle identifier and `UIUserInterfaceStyle`, its
+    /// `UILaunchScreen` colours resolved for both appearances (``launchScreenColors``), the OS
+    /// version, the scale of `screen` (the scene's: `windowScene.screen`), and ``ImageIODecoder``.
+    /// The explicit initializer stays for tests and for anything these do not fit. Refuses an
+    /// Info.plist without a version or a build.
+    @MainActor public static func forThisApp(bundle: URL?, trust: BundleTrust, screen: UIScreen) throws(ApplierError) -> SnapshotApplier {
+        try AppFacts.current(screen: screen).applier(bundle: bundle, trust: trust, decoder: ImageIODecoder())
     }
 }
 
 extension BundleFetcher {
-    /// A fetcher for this app as it runs, in one call: the season at `base`, the main screen's size
-    /// in pixels (bounds × scale, as the OS sizes launch snapshots), the appearances its
-    /// `UIUserInterfaceStyle` allows, its bundle identifier, and a downloads folder of its own in
-    /// `Library/Application Support/splashgen/downloads`.
-    @MainActor public static func forThisApp(base: URL, trust: BundleTrust) -> BundleFetcher {
-        AppFacts.current().fetcher(base: base, trust: trust)
+    /// A fetcher for this app as it runs, in one call: the season at `base`, the size in pixels of
+    /// `screen` (the scene's: `windowScene.screen`; bounds × scale, as the OS sizes launch
+    /// snapshots), the appearances its `UIUserInterfaceStyle` allows, its bundle identifier, and a
+    /// downloads folder of its own in `Library/Application Support/splashgen/downloads`.
+    @MainActor public static func forThisApp(base: URL, trust: BundleTrust, screen: UIScreen) -> BundleFetcher {
+        AppFacts.current(screen: screen).fetcher(base: base, trust: trust)
     }
 }
 #endif

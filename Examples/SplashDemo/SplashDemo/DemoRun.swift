@@ -16,7 +16,12 @@ struct DemoRun: Encodable, Sendable {
     var now: Date?
     /// The running iOS version, as the applier got it.
     var ios: String
-    /// The screen in pixels (bounds × scale), portrait.
+    /// The app's shape: entry point, scene manifest, launch screen.
+    var shape: DemoShape
+    /// What started the run: the root view, the window, the app becoming active, a background refresh.
+    var startedBy: String?
+    /// The connected scene's screen in pixels (bounds × scale), portrait; nil when no window scene
+    /// was connected.
     var screen: ScreenSize?
     /// The applier's report.
     var apply: ApplyReport?
@@ -31,11 +36,13 @@ struct DemoRun: Encodable, Sendable {
         season = switches.seasonURL?.absoluteString
         now = switches.now
         self.ios = ios.description
+        shape = .current
     }
 
     /// The lines the window shows.
     var summary: String {
-        var lines = ["iOS \(ios)"]
+        var lines = ["iOS \(ios)", shape.summary]
+        if let startedBy { lines.append("started by \(startedBy)") }
         if let note { lines.append(note) }
         if let error { lines.append("error: \(error)") }
         if let apply {

@@ -1,20 +1,40 @@
 import AppIntegration
 import Foundation
 import SplashApplier
+import UIKit
 
 /// The README's `LaunchScreenUpdater` (Examples/AppIntegration, linked as it is), with what that
 /// code fixes in constants taken from ``DemoSwitches`` instead: the season's URL or a local bundle
 /// folder, the pinned key, and (DEBUG builds) the applier's clock. Each run's outcome goes to
 /// ``DemoRun/path`` in the app's data container and to the log.
+///
+/// A launch's update starts once a scene is connected: `LaunchScreenUpdater` takes the screen from
+/// the app's connected window scene, and runs nothing without one. The run record gets that scene's
+/// screen (``DemoScene``), never `UIScreen.main`.
 enum DemoUpdater {
+    /// Whether this launch's update has started (``start(from:screen:)`` runs one per launch).
+    @MainActor private static var started = false
+
+    /// Starts this launch's update, once, with this launch's switches: the scene-based shapes call it
+    /// from their root view, the app-delegate shape once its window is key and visible (or, failing
+    /// a scene there, once the app is active). `caller` and `screen`, the scene's, go into the record.
+    @MainActor static func start(from caller: String, screen: UIScreen?) {
+        guard !started else { return }
+        started = true
+        let switches = DemoSwitches(defaults: .standard)
+        let size = screen.map { ScreenSize(screen: $0) }
+        Task { await update(switches, screen: size, startedBy: caller) }
+    }
+
     /// Runs what the switches ask, records it, shows it in the window, and returns the applier's
     /// report (nil when nothing ran or the applier stopped).
     @discardableResult
-    static func update(_ switches: DemoSwitches) async -> ApplyReport? {
+    static func update(_ switches: DemoSwitches, screen: ScreenSize?, startedBy caller: String) async -> ApplyReport? {
         let home = URL(fileURLWithPath: NSHomeDirectory())
         let system = ProcessInfo.processInfo.operatingSystemVersion
         var run = DemoRun(switches: switches, ios: OSVersion(major: system.majorVersion, minor: system.minorVersion))
-        run.screen = await ScreenSize.mainScreen
+        run.startedBy = caller
+        run.screen = screen
         let report = await update(switches, recording: &run)
         do { try run.write(home: home) } catch {
             DemoLog.error("could not write \(DemoRun.path): \(error)")
@@ -43,15 +63,24 @@ enum DemoUpdater {
         }
         let now = switches.now
         let report = await LaunchScreenUpdater.update(from: source, trust: trust, clock: { now ?? Date() })
-        if let report { run.apply = report } else { run.error = "the applier stopped (its error is in the log)" }
+        if let report {
+            run.apply = report
+        } else if run.screen == nil {
+            run.error = "no window scene was connected when the update started: LaunchScreenUpdater runs nothing without one (the log says)"
+        } else {
+            run.error = "the applier stopped (its error is in the log)"
+        }
         return report
     }
 
     /// Registers the background refresh (`LaunchScreenUpdater.register`, which each update asks for
     /// again); called from `application(_:didFinishLaunchingWithOptions:)`. A refresh the system
     /// starts carries no launch arguments, so it does what a launch without switches does: nothing
-    /// but record that.
+    /// but record that (with the connected scene's screen, if the refresh has a scene).
     static func register() {
-        LaunchScreenUpdater.register { await update(DemoSwitches(defaults: .standard)) }
+        LaunchScreenUpdater.register {
+            let screen = await MainActor.run { DemoScene.screen.map { ScreenSize(screen: $0) } }
+            return await update(DemoSwitches(defaults: .standard), screen: screen, startedBy: "a background refresh")
+        }
     }
 }

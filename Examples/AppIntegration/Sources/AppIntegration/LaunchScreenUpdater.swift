@@ -4,6 +4,9 @@ import SplashApplier
 #if canImport(BackgroundTasks)
 import BackgroundTasks
 #endif
+#if canImport(UIKit)
+import UIKit
+#endif
 
 /// Keeps the app's launch screen in step with the season that `splashgen publish` put on a CDN.
 ///
@@ -11,8 +14,9 @@ import BackgroundTasks
 /// 1. `Info.plist`: `BGTaskSchedulerPermittedIdentifiers` lists ``refreshTask``, and
 ///    `UIBackgroundModes` has `fetch`.
 /// 2. `application(_:didFinishLaunchingWithOptions:)` in the app delegate calls ``register()``
-///    (BGTaskScheduler wants every task registered before that method returns), then
-///    `Task { await LaunchScreenUpdater.update() }`.
+///    (BGTaskScheduler wants every task registered before that method returns). Once a scene is
+///    connected (a SwiftUI root view's `.task`, a scene delegate's `sceneDidBecomeActive`, or an
+///    app delegate's window made key), `Task { await LaunchScreenUpdater.update() }`.
 /// 3. Nothing else: each update, whatever its outcome, asks for the next refresh when the schedule
 ///    next changes, and at least daily.
 public enum LaunchScreenUpdater {
@@ -53,13 +57,20 @@ public enum LaunchScreenUpdater {
     @discardableResult
     public static func update(from source: Source, trust: BundleTrust, clock: @escaping @Sendable () -> Date = { Date() }) async -> ApplyReport? {
         #if canImport(UIKit) && os(iOS)
-        // `forThisApp` reads the Info.plist, the container, the OS version and the main screen.
+        // `forThisApp` reads the Info.plist, the container, the OS version and the screen of the
+        // scene the app shows. A launch the system makes in the background may have no scene: then
+        // nothing runs, and the next launch with one does it.
+        let noScene = "splashgen: no window scene is connected (a background launch): nothing fetched or applied"
         let bundle: URL?
         switch source {
         case .folder(let folder):
             bundle = folder
         case .season(let base):
-            let fetcher = await BundleFetcher.forThisApp(base: base, trust: trust)
+            guard let fetcher = await MainActor.run(body: { sceneScreen().map { BundleFetcher.forThisApp(base: base, trust: trust, screen: $0) } })
+            else {
+                print(noScene)
+                return nil
+            }
             do {
                 _ = try await fetcher.fetch()
             } catch {
@@ -68,7 +79,11 @@ public enum LaunchScreenUpdater {
             bundle = fetcher.current
         }
         do {
-            var applier = try await SnapshotApplier.forThisApp(bundle: bundle, trust: trust)
+            let made = try await MainActor.run(body: { try sceneScreen().map { try SnapshotApplier.forThisApp(bundle: bundle, trust: trust, screen: $0) } })
+            guard var applier = made else {
+                print(noScene)
+                return nil
+            }
             applier.clock = clock
             // Every run's outcome also goes to the unified log (subsystem "splashgen"); an app sends
             // what the cache held at this cold launch to its own analytics here.
@@ -88,6 +103,16 @@ public enum LaunchScreenUpdater {
         return nil  // an app's launch cache exists on iOS only
         #endif
     }
+
+    #if canImport(UIKit) && os(iOS)
+    /// The screen of the scene the app shows: the foreground-active window scene's, else any
+    /// connected one's; nil when none is connected. Never `UIScreen.main`, which iOS 16 deprecates
+    /// and which is not a scene's screen.
+    @MainActor static func sceneScreen() -> UIScreen? {
+        let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+        return (scenes.first { $0.activationState == .foregroundActive } ?? scenes.first)?.screen
+    }
+    #endif
 
     #if canImport(BackgroundTasks) && os(iOS)
     /// Registers the background refresh; call it from `application(_:didFinishLaunchingWithOptions:)`.
