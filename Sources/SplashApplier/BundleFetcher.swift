@@ -25,7 +25,8 @@ public struct BundleFetcher: Sendable {
     public var base: URL
     /// Where bundles are kept (in an app: `Library/Application Support/splashgen/downloads`).
     public var folder: URL
-    /// The screen's size in pixels (`UIScreen.main.bounds.size × scale`: with Display Zoom, the zoomed one).
+    /// The screen's size in pixels (the scene's `screen.bounds.size × scale`: with Display Zoom, the
+    /// zoomed one; for an iPhone app on an iPad, the iPhone's it is shown as).
     public var screen: ScreenSize
     /// The appearances the app's cache holds (only `light` for a light-only app).
     public var appearances: Set<Appearance> = [.light, .dark]
@@ -231,13 +232,13 @@ public struct BundleFetcher: Sendable {
         return Slice(manifest: manifest, body: body, etag: etag, signature: signatureText, serial: serial, held: current, unchanged: unchanged)
     }
 
-    /// Step 3's list: the objects this screen needs (its size either way round, the appearances the
-    /// app has), by name; a name becomes a path and a URL, so only a SHA-256 in hex is one.
+    /// Step 3's list: the objects this screen needs (its size either way round, and the windows of it
+    /// an iPad caches, docs/ios-launch-cache.md §1; the appearances the app has), by name; a name
+    /// becomes a path and a URL, so only a SHA-256 in hex is one.
     private func objects(of manifest: Manifest) throws(FetchError) -> [String: Manifest.Snapshot] {
         var needed: [String: Manifest.Snapshot] = [:]
         for snapshot in manifest.campaigns.flatMap(\.snapshots)
-        where appearances.contains(snapshot.appearance)
-            && (snapshot.pixels == screen || snapshot.pixels == ScreenSize(width: screen.height, height: screen.width))
+        where appearances.contains(snapshot.appearance) && snapshot.sliceScreen == screen.portrait
         {
             guard isObjectName(snapshot.object) else { throw .badBundle(.notAnObjectName(snapshot.object)) }
             needed[snapshot.object] = snapshot

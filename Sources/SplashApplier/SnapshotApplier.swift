@@ -740,10 +740,12 @@ public struct SnapshotApplier: Sendable {
                 : record.current == record.original
                     ? "original"
                     : (record.campaign ?? holders.first { $0.id == campaign }?.id ?? holders.first?.id ?? state.campaign ?? "replacement")
+            // The bundle's snapshot of this exact size knows its orientation where the shape does not
+            // (an iPad's side-layout window is taller than wide in landscape, docs/ios-launch-cache.md §1).
+            let same = snapshots.first { $0.pixels == ScreenSize(width: record.width, height: record.height) }
             return ApplyReport.File(
-                name: name, width: record.width, height: record.height, orientation: record.orientation,
-                appearance: record.appearance, decidedBy: record.decidedBy,
-                devices: snapshots.first { $0.pixels == ScreenSize(width: record.width, height: record.height) }?.devices,
+                name: name, width: record.width, height: record.height, orientation: same?.orientation ?? record.orientation,
+                appearance: record.appearance, decidedBy: record.decidedBy, devices: same?.devices,
                 showing: showing, action: actions[name] ?? (notes[name] != nil ? .leftAlone : .unchanged), note: notes[name])
         }
         return ApplyReport(

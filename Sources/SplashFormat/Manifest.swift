@@ -275,9 +275,14 @@ package struct Manifest: Codable, Equatable, Sendable {
         /// The BCP 47 tag of the art it draws, for a campaign with art per language; nil: the
         /// campaign's art for every other language (``Campaign/inLanguage(_:)``). Schema 4.
         package var language: String?
+        /// Set on a window smaller than the screen it is on, an iPad's side layout
+        /// (docs/ios-launch-cache.md §1): that screen, in portrait pixels. ``points`` is then the
+        /// window as this snapshot shows it (375×1032 in landscape), and the screen's slice carries
+        /// it. Readers that predate it ignore it and match the file by its pixels, as this one does.
+        package var screen: Size?
 
         private enum CodingKeys: String, CodingKey {
-            case points, scale, pixels, orientation, appearance, family, devices, object, bytes, deflated, language
+            case points, scale, pixels, orientation, appearance, family, devices, object, bytes, deflated, language, screen
             case imageViews = "image_views"
         }
 
@@ -467,6 +472,9 @@ extension Manifest {
                 else {
                     return "\(at): a size beyond \(KTXFile.maxDimension) pixels on a side"
                 }
+                if let screen = snapshot.screen, !(side.contains(screen.width) && side.contains(screen.height)) {
+                    return "\(at).screen: a size beyond \(KTXFile.maxDimension) pixels on a side"
+                }
                 let reach = -Int(KTXFile.maxDimension)...Int(KTXFile.maxDimension)
                 if let views = snapshot.imageViews, views.count > Self.mostImageViews {
                     return "\(at).image_views: \(views.count) frames, more than the \(Self.mostImageViews) a launch screen is given"
@@ -513,9 +521,16 @@ extension Manifest {
 }
 
 extension Manifest.Snapshot {
-    /// The screen in points as this snapshot shows it (width and height swapped in landscape).
+    /// The screen in points as this snapshot shows it (width and height swapped in landscape; a
+    /// window of a larger screen, ``screen``, is given as it shows).
     package var orientedPoints: Manifest.Size {
-        orientation == .portrait ? points : Manifest.Size(width: points.height, height: points.width)
+        orientation == .portrait || screen != nil ? points : Manifest.Size(width: points.height, height: points.width)
+    }
+
+    /// The screen whose slice carries this snapshot, in portrait pixels: the one it is a window of,
+    /// else its own.
+    package var sliceScreen: ScreenSize {
+        screen.map { ScreenSize(width: $0.width, height: $0.height).portrait } ?? pixels.portrait
     }
 
     /// Whether points × scale is the pixel size (checked without overflow, whatever the values).

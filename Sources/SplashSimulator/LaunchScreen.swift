@@ -15,9 +15,12 @@ package struct LaunchScreen {
     private let renderer: StoryboardRenderer
 
     package init(
-        storyboardAt url: URL, device name: String, ios: OSVersion, interfaceStyle: InterfaceStyle = .automatic, format: CacheFormat? = nil
+        storyboardAt url: URL, device name: String, ios: OSVersion, interfaceStyle: InterfaceStyle = .automatic, format: CacheFormat? = nil,
+        requiresFullScreen: Bool = false, iphoneOnly: Bool = false
     ) throws {
-        let screen = try PhoneScreen.named(name)
+        // An iPhone-only app on an iPad is cached at an iPhone's screen (docs/ios-launch-cache.md §1).
+        let device = try PhoneScreen.named(name)
+        let screen = iphoneOnly && device.iphoneApp != nil ? try device.asIPhoneApp() : device
         let storyboard = try Storyboard.load(url)
         var art: [String: RGBAImage] = [:]
         for view in storyboard.scenes.values.flatMap(\.imageViews) where art[view.image] == nil {
@@ -36,13 +39,19 @@ package struct LaunchScreen {
         case (true, .dark): appearances = [.dark]
         case (true, .automatic): appearances = Appearance.allCases.filter { storyboard.scenes[$0] != nil }
         }
-        variants = storyboard.orientations.flatMap { orientation in
-            appearances.map { SpringBoardModel.Variant(orientation: orientation, appearance: $0) }
+        // An iPad that shows apps side by side caches a side-layout window beside each full screen,
+        // for an app that does not require full screen (§1).
+        let windows: [SpringBoardModel.Window?] = screen.sideLayout != nil && !requiresFullScreen ? [nil, .side] : [nil]
+        variants = windows.flatMap { window in
+            storyboard.orientations.flatMap { orientation in
+                appearances.map { SpringBoardModel.Variant(orientation: orientation, appearance: $0, window: window) }
+            }
         }
         renderer = StoryboardRenderer(storyboard: storyboard, art: art)
     }
 
-    /// The variant the OS shows now: the current orientation and style, as far as the app supports them.
+    /// The variant the OS shows now: the current orientation and style, as far as the app supports
+    /// them, full screen.
     func variant(for model: SpringBoardModel) -> SpringBoardModel.Variant {
         let orientation = variants.contains { $0.orientation == model.orientation } ? model.orientation : .portrait
         let appearance = variants.contains { $0.appearance == model.appearance } ? model.appearance : (variants.first?.appearance ?? .light)
@@ -51,7 +60,7 @@ package struct LaunchScreen {
 
     /// The pixel size of a variant on this screen.
     func pixels(_ variant: SpringBoardModel.Variant) -> (width: Int, height: Int) {
-        screen.pixels(variant.orientation)
+        screen.pixels(variant.orientation, window: variant.window)
     }
 
     /// What the OS draws for a variant (`black`: its image views rendered solid black), at `scale`

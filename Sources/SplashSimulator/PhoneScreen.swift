@@ -16,10 +16,14 @@ struct PhoneScreen: Decodable, Sendable {
     var insets: [String: [Double]]
     /// For a Display Zoom screen, the model it is the zoomed screen of.
     var zoomOf: String?
+    /// On an iPad: the screen in points an iPhone-only app is shown at (docs/ios-launch-cache.md §1).
+    var iphoneApp: [Int]?
+    /// On an iPad that caches side-layout windows: the window in points per orientation, as it is.
+    var sideLayout: [String: [Int]]?
 
     private enum CodingKeys: String, CodingKey {
         case name, points, scale, insets
-        case zoomOf = "zoom_of"
+        case zoomOf = "zoom_of", iphoneApp = "iphone_app", sideLayout = "side_layout"
     }
 
     /// Every screen the simulator knows.
@@ -47,14 +51,23 @@ struct PhoneScreen: Decodable, Sendable {
         return zoomed
     }
 
-    /// Width and height in points for an orientation (landscape swaps them).
-    func size(_ orientation: Orientation) -> (width: Int, height: Int) {
-        orientation == .landscape ? (points[1], points[0]) : (points[0], points[1])
+    /// The screen an iPhone-only app is shown at on this iPad: its points at the iPad's scale, with
+    /// a status bar's inset, and nothing else of the iPad (no side layout).
+    func asIPhoneApp() throws(SimulatorError) -> PhoneScreen {
+        guard let size = iphoneApp, size.count == 2 else { throw .rejected("\(name) shows no iPhone app (it is not an iPad the simulator knows one for)") }
+        return PhoneScreen(name: name, points: size, scale: scale, insets: ["portrait": [20, 0, 0, 0], "landscape": [0, 0, 0, 0]])
+    }
+
+    /// Width and height in points for an orientation (landscape swaps them), or of the side-layout
+    /// window in it (as the window is).
+    func size(_ orientation: Orientation, window: SpringBoardModel.Window? = nil) -> (width: Int, height: Int) {
+        if window == .side, let side = sideLayout?[orientation.rawValue], side.count == 2 { return (side[0], side[1]) }
+        return orientation == .landscape ? (points[1], points[0]) : (points[0], points[1])
     }
 
     /// Width and height in pixels of a snapshot: points × scale.
-    func pixels(_ orientation: Orientation) -> (width: Int, height: Int) {
-        let size = size(orientation)
+    func pixels(_ orientation: Orientation, window: SpringBoardModel.Window? = nil) -> (width: Int, height: Int) {
+        let size = size(orientation, window: window)
         return (size.width * scale, size.height * scale)
     }
 

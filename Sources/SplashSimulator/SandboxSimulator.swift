@@ -65,7 +65,8 @@ public struct SandboxSimulator {
     private func launchScreen(_ model: SpringBoardModel) throws -> LaunchScreen {
         try LaunchScreen(
             storyboardAt: URL(fileURLWithPath: model.launchScreen), device: model.device, ios: try os(model),
-            interfaceStyle: model.interfaceStyle ?? .automatic, format: model.cacheFormat)
+            interfaceStyle: model.interfaceStyle ?? .automatic, format: model.cacheFormat,
+            requiresFullScreen: model.requiresFullScreen ?? false, iphoneOnly: model.iphoneOnly ?? false)
     }
 
     /// Installs the app afresh (an empty container), rendering and caching its launch screen.
@@ -75,10 +76,13 @@ public struct SandboxSimulator {
     /// A folder that holds anything but a sandbox this simulator made is refused. `pinnedKey` is the
     /// public key the app pins (a `.pub` file's text), checked here; nil: the app accepts unsigned bundles.
     /// `rolloutDraw` fixes the app's place in every rollout (0 to 9,999); nil: it draws its own.
+    /// On an iPad, `requiresFullScreen` caches no side-layout window, and `iphoneOnly` installs an
+    /// iPhone-only app, cached and shown at an iPhone's screen (docs/ios-launch-cache.md §1).
     public func install(
         launchScreen: URL, version: String, build: String, device: String, ios: String, zoomed: Bool = false,
         blackRender: Bool = false, leftovers: URL? = nil, interfaceStyle: InterfaceStyle = .automatic, cacheFormat: CacheFormat? = nil,
-        pinnedKey: String? = nil, rolloutDraw: Int? = nil, language: String? = nil, region: String? = nil
+        pinnedKey: String? = nil, rolloutDraw: Int? = nil, language: String? = nil, region: String? = nil,
+        requiresFullScreen: Bool = false, iphoneOnly: Bool = false
     ) throws -> SpringBoardModel {
         guard let os = OSVersion(ios) else { throw SimulatorError.badOSVersion(ios) }
         if let rolloutDraw, !(0..<Manifest.Campaign.rolloutPlaces).contains(rolloutDraw) {
@@ -86,8 +90,12 @@ public struct SandboxSimulator {
         }
         if let pinnedKey { _ = try PinnedKey(pinnedKey) }
         let device = zoomed ? try PhoneScreen.named(device).zoomed().name : device
+        if iphoneOnly, try PhoneScreen.named(device).iphoneApp == nil {
+            throw SimulatorError.rejected("an iPhone-only app is installed on an iPad; \(device) is not one the simulator knows an iPhone app's screen for")
+        }
         let storyboard = try LaunchScreen(
-            storyboardAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle, format: cacheFormat)
+            storyboardAt: launchScreen, device: device, ios: os, interfaceStyle: interfaceStyle, format: cacheFormat,
+            requiresFullScreen: requiresFullScreen, iphoneOnly: iphoneOnly)
         let fm = FileManager.default
         if let entries = try? fm.contentsOfDirectory(atPath: root.path), !entries.isEmpty {
             guard fm.fileExists(atPath: modelURL.path) else { throw SimulatorError.notASandbox(root.path) }
@@ -104,6 +112,7 @@ public struct SandboxSimulator {
             cacheFormat: cacheFormat == CacheFormat(ios: os) ? nil : cacheFormat, variants: [:], launches: 0, pinnedKey: pinnedKey)
         model.rolloutDraw = rolloutDraw
         (model.language, model.region) = (language, region)
+        (model.requiresFullScreen, model.iphoneOnly) = (requiresFullScreen ? true : nil, iphoneOnly ? true : nil)
         try render(&model, storyboard: storyboard, only: nil)
         if let leftovers { try leaveLeftovers(of: leftovers, model: model) }
         try model.save(modelURL)
@@ -115,7 +124,8 @@ public struct SandboxSimulator {
     /// `Library/Application Support/splashgen/downloads`.
     public func fetcher(from base: URL, trust: BundleTrust) throws -> BundleFetcher {
         let model = try model()
-        let screen = try PhoneScreen.named(model.device).pixels(.portrait)
+        // An iPhone-only app on an iPad reads an iPhone's screen, and fetches for it.
+        let screen = try launchScreen(model).screen.pixels(.portrait)
         var fetcher = BundleFetcher(
             base: base, folder: container.appendingPathComponent("Library/Application Support/splashgen/downloads"),
             screen: Manifest.Size(width: screen.width, height: screen.height),
@@ -258,7 +268,7 @@ public struct SandboxSimulator {
         }
         applier.rolloutDraw = model.rolloutDraw
         (applier.language, applier.region) = (model.language, model.region)
-        applier.deviceFamily = model.device.hasPrefix("iPad") ? "ipad" : "iphone"
+        applier.deviceFamily = model.device.hasPrefix("iPad") && model.iphoneOnly != true ? "ipad" : "iphone"
         applier.appBundleID = model.bundleID
         applier.screenScale = try PhoneScreen.named(model.device).scale
         guard try os(model).major < 13 else { return (try body(applier), []) }

@@ -48,17 +48,32 @@ public struct SpringBoardModel: Codable, Equatable, Sendable {
     /// campaign (withdrawn, or gone from the season).
     public var pictures: [String: String]? = nil
 
+    /// Whether the app requires full screen on an iPad (`UIRequiresFullScreen`, or not every
+    /// orientation): then iPadOS caches no side-layout window for it. Nil: it does not.
+    public var requiresFullScreen: Bool? = nil
+    /// Whether the app is iPhone-only: on an iPad it is shown, and its launch screen cached, at an
+    /// iPhone's screen (docs/ios-launch-cache.md §1). Nil: it is not.
+    public var iphoneOnly: Bool? = nil
+
     /// One cached launch image's variant.
     public struct Variant: Codable, Equatable, Hashable, Sendable {
         /// Portrait or landscape.
         public var orientation: Orientation
         /// Light or dark.
         public var appearance: Appearance
+        /// A window smaller than the screen (an iPad's side layout); nil: the full screen.
+        public var window: Window? = nil
 
         /// One of the four.
-        package init(orientation: Orientation, appearance: Appearance) {
-            (self.orientation, self.appearance) = (orientation, appearance)
+        package init(orientation: Orientation, appearance: Appearance, window: Window? = nil) {
+            (self.orientation, self.appearance, self.window) = (orientation, appearance, window)
         }
+    }
+
+    /// A window an iPad caches beside its full screen.
+    public enum Window: String, Codable, Sendable {
+        /// The side-layout window, for an app that does not require full screen.
+        case side
     }
 
     static func load(_ url: URL) throws -> SpringBoardModel {

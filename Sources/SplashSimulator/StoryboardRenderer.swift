@@ -26,7 +26,7 @@ struct StoryboardRenderer {
     /// One variant at the screen's size in pixels (points × `scale`, swapped for landscape).
     func render(on screen: PhoneScreen, scale pixelsPerPoint: Int, _ variant: SpringBoardModel.Variant, blackImages: Bool) -> RGBAImage {
         let scale = Double(pixelsPerPoint)
-        let (width, height) = screen.size(variant.orientation)
+        let (width, height) = screen.size(variant.orientation, window: variant.window)
         let scene = storyboard.scenes[variant.appearance] ?? storyboard.scenes[.light]
         var canvas = RGBAImage(width: width * pixelsPerPoint, height: height * pixelsPerPoint, fill: scene?.background ?? RGBAColor(r: 255, g: 255, b: 255))
         var safe = screen.safeArea(variant.orientation)

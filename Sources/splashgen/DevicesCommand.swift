@@ -37,13 +37,15 @@ struct DevicesCommand: ParsableCommand {
             let size = "\(p.width)x\(p.height)".padding(toLength: 12, withPad: " ", startingAt: 0)
             let pixels = "\(px.width)x\(px.height)".padding(toLength: 12, withPad: " ", startingAt: 0)
             let safe = [inset.top, inset.left, inset.bottom, inset.right].map { String(format: "%g", $0) }.joined(separator: " ")
-            print(
-                "\(size)@\(screen.scale)     \(pixels)\(safe.padding(toLength: 31, withPad: " ", startingAt: 0))\(screen.devices.map(\.name).joined(separator: ", "))"
-            )
+            let names = screen.devices.map { $0.name + ($0.confidence.map { " [\($0)]" } ?? "") }.joined(separator: ", ")
+            let landscape = screen.landscapePoints.map { " (landscape \($0.width)x\($0.height))" } ?? ""
+            print("\(size)@\(screen.scale)     \(pixels)\(safe.padding(toLength: 31, withPad: " ", startingAt: 0))\(names)\(landscape)")
         }
-        let zoomed = screens.flatMap(\.devices).filter(\.isZoomed).count
+        let all = screens.flatMap(\.devices)
+        let zoomed = all.filter(\.isZoomed).count, windows = all.filter(\.isWindow).count
+        let unsure = all.filter { $0.confidence != nil }.count
         print(
-            "\(screens.reduce(0) { $0 + $1.devices.count }) devices (\(zoomed) of them Display Zoom screens, marked \"(Display Zoom)\"; sources in devices.json), \(screens.count) screen sizes"
+            "\(all.count) devices (\(zoomed) of them Display Zoom screens, marked \"(Display Zoom)\"; \(windows) windows an iPad caches, a side layout or an iPhone app on an iPad, docs/ios-launch-cache.md §1; \(unsure) of sizes a source gives only in part, marked [inferred] or [community]; sources in devices.json), \(screens.count) screen sizes"
         )
     }
 
@@ -56,12 +58,20 @@ struct DevicesCommand: ParsableCommand {
             var family: String
             var safeArea: SafeAreas
             var devices: [String]
-            private enum CodingKeys: String, CodingKey { case points, scale, pixels, family, safeArea = "safe_area", devices }
+            var landscapePoints: Manifest.Size?
+            var windowOf: Manifest.Size?
+            var confidence: [String: String]?
+            private enum CodingKeys: String, CodingKey {
+                case points, scale, pixels, family, safeArea = "safe_area", devices, landscapePoints = "landscape_points", windowOf = "window_of"
+                case confidence
+            }
         }
-        let entries = screens.map {
-            Entry(
-                points: $0.points, scale: $0.scale, pixels: $0.pixels(.portrait), family: $0.family.rawValue,
-                safeArea: $0.safeArea, devices: $0.devices.map(\.name))
+        let entries = screens.map { screen in
+            let unsure = Dictionary(uniqueKeysWithValues: screen.devices.compactMap { device in device.confidence.map { (device.name, $0) } })
+            return Entry(
+                points: screen.points, scale: screen.scale, pixels: screen.pixels(.portrait), family: screen.family.rawValue,
+                safeArea: screen.safeArea, devices: screen.devices.map(\.name), landscapePoints: screen.landscapePoints, windowOf: screen.windowOf,
+                confidence: unsure.isEmpty ? nil : unsure)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

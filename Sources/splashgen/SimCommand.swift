@@ -19,7 +19,9 @@ struct SimCommand: AsyncParsableCommand {
         var simulator: SandboxSimulator { SandboxSimulator(root: URL(fileURLWithPath: sandbox)) }
 
         func describe(_ model: SpringBoardModel) -> String {
-            let files = model.variants.sorted { $0.key < $1.key }.map { "  \($0.key)  \($0.value.orientation.rawValue) \($0.value.appearance.rawValue)" }
+            let files = model.variants.sorted { $0.key < $1.key }.map {
+                "  \($0.key)  \($0.value.orientation.rawValue) \($0.value.appearance.rawValue)\($0.value.window == .side ? " (side-layout window)" : "")"
+            }
             return
                 ([
                     "\(model.bundleID) \(model.version) (\(model.build)) on \(model.device), iOS \(model.ios); now \(model.orientation.rawValue), \(model.appearance.rawValue)\(model.blackRender ? "; black-render bug on" : "")"
@@ -65,6 +67,10 @@ struct SimCommand: AsyncParsableCommand {
         @Option(help: "The phone's first preferred language, a BCP 47 tag such as zh-Hans-CN (for campaigns that match languages).")
         var language: String?
         @Option(help: "The phone's region, ISO 3166, such as CN (for campaigns that match regions).") var region: String?
+        @Flag(help: "On an iPad: the app requires full screen (UIRequiresFullScreen), so the OS caches no side-layout window for it.")
+        var requiresFullScreen = false
+        @Flag(help: "On an iPad: the app is iPhone-only, so the OS caches, and the app reads, an iPhone's screen (docs/ios-launch-cache.md §1).")
+        var iphoneOnly = false
 
         func run() throws {
             let pinned: String?
@@ -75,7 +81,8 @@ struct SimCommand: AsyncParsableCommand {
                     build: app.build ?? "1",
                     device: device, ios: ios, zoomed: zoomed, blackRender: blackRender,
                     leftovers: leftovers.map { URL(fileURLWithPath: $0) }, interfaceStyle: interfaceStyle.style, cacheFormat: cacheFormat,
-                    pinnedKey: pinned, rolloutDraw: rolloutDraw, language: language, region: region)
+                    pinnedKey: pinned, rolloutDraw: rolloutDraw, language: language, region: region, requiresFullScreen: requiresFullScreen,
+                    iphoneOnly: iphoneOnly)
             }
         }
     }

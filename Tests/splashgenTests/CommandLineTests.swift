@@ -32,15 +32,16 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "default: wrote \(output.path)/default/")
-        // The 22 screen sizes of docs/ios-launch-cache.md §8 (13 iPhone, 9 iPad) and the Display Zoom sizes no model has
-        // as its standard screen (1125x2001, 960x2079, 750x1624), × 2 orientations × 2 appearances.
-        #expect(lines.contains("  snapshots  100 (iphone 64, ipad 36) for 25 screen sizes"))
-        #expect(lines.contains { $0.hasPrefix("  objects    100 unique, ") && $0.hasSuffix("100 rendered, 0 reused from cache") })
+        // The 22 screen sizes of docs/ios-launch-cache.md §8 (13 iPhone, 9 iPad), the Display Zoom sizes no model has
+        // as its standard screen (1125x2001, 960x2079, 750x1624) and the 13-inch iPad Pros' side-layout window (§1),
+        // × 2 orientations × 2 appearances.
+        #expect(lines.contains("  snapshots  104 (iphone 64, ipad 40) for 26 screen sizes"))
+        #expect(lines.contains { $0.hasPrefix("  objects    104 unique, ") && $0.hasSuffix("104 rendered, 0 reused from cache") })
         #expect(run.stderr.isEmpty, "progress is drawn only on a terminal")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("default/manifest.json").path))
 
         let again = try splashgen("build", "campaigns/default.yaml", "-o", output.path)
-        #expect(again.stdout.contains("0 rendered, 100 reused from cache"))
+        #expect(again.stdout.contains("0 rendered, 104 reused from cache"))
     }
 
     @Test func campaignsNamedTogetherBuildOneSeasonThatPublishesWithAGrowingSerial() throws {
@@ -97,8 +98,9 @@ import Testing
     @Test func devicesJSONSuggestionsAndFileErrorsReadAsAPersonWouldWant() throws {
         let devices = try splashgen("devices", "--json")
         let screens = try JSONSerialization.jsonObject(with: Data(devices.stdout.utf8)) as? [[String: Any]] ?? []
-        // 22 screen sizes of the iOS facts' table (docs/ios-launch-cache.md §8) and the 3 Display Zoom sizes no model has as standard.
-        #expect(screens.count == 25)
+        // 22 screen sizes of the iOS facts' table (docs/ios-launch-cache.md §8), the 3 Display Zoom sizes no model has as
+        // standard, the 13-inch iPad Pros' side-layout window and an iPhone app's 320x480 on the smaller iPads (§1).
+        #expect(screens.count == 27)
         let iPhone15 = screens.first { ($0["devices"] as? [String])?.contains("iPhone 15") == true }
         #expect((iPhone15?["pixels"] as? [String: Int]) == ["width": 1179, "height": 2556])
 
@@ -150,7 +152,7 @@ import Testing
         #expect(twin.stderr.contains("again.yaml:3:7: error: name: the name double11 is already used by double11.yaml"), "\(twin.stderr)")
         let pair = try splashgen("validate", "double11.yaml", "mourning.yaml", "--bundle", "two", in: folder)
         #expect(pair.status == 0)
-        #expect(pair.stdout == "double11.yaml mourning.yaml: ok (double11: 100 snapshots, mourning: 100 snapshots)\n")
+        #expect(pair.stdout == "double11.yaml mourning.yaml: ok (double11: 104 snapshots, mourning: 104 snapshots)\n")
         // Without --bundle each file is its own bundle, and the twins validate apart.
         #expect(try splashgen("validate", "double11.yaml", "again.yaml", in: folder).status == 0)
     }
@@ -158,7 +160,7 @@ import Testing
     @Test func validateChecksWithoutBuilding() throws {
         let ok = try splashgen("validate", "campaigns/double11.yaml", "campaigns/mourning.yaml")
         #expect(ok.status == 0)
-        #expect(ok.stdout == "campaigns/double11.yaml: ok (double11: 100 snapshots)\ncampaigns/mourning.yaml: ok (mourning: 100 snapshots)\n")
+        #expect(ok.stdout == "campaigns/double11.yaml: ok (double11: 104 snapshots)\ncampaigns/mourning.yaml: ok (mourning: 104 snapshots)\n")
         let bad = try splashgen("validate", "Tests/SplashCoreTests/Fixtures/campaigns/truncated-png.yaml")
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("truncated-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/truncated.png\": truncated or corrupt PNG"))
@@ -323,7 +325,11 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stdout.contains("iPhone 14 Pro, iPhone 15, iPhone 15 Pro, iPhone 16"))
         #expect(run.stdout.contains("iPhone 13 Pro (Display Zoom)"))
-        #expect(run.stdout.hasSuffix("108 devices (26 of them Display Zoom screens, marked \"(Display Zoom)\"; sources in devices.json), 25 screen sizes\n"))
+        #expect(
+            run.stdout.hasSuffix(
+                "118 devices (27 of them Display Zoom screens, marked \"(Display Zoom)\"; 4 windows an iPad caches, a side layout or an iPhone app on an iPad, docs/ios-launch-cache.md §1; 9 of sizes a source gives only in part, marked [inferred] or [community]; sources in devices.json), 27 screen sizes\n"
+            ))
+        #expect(run.stdout.contains("iPad Pro 13-inch (M5) (side layout) (landscape 375x1032)"))
     }
 }
 

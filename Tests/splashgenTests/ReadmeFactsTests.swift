@@ -22,16 +22,21 @@ import Testing
                 var points: Points
                 var scale: Int
                 var display_zoom_of: String?
+                var window_of: Window?
+                var iphone_app_on_ipad: Bool?
+                struct Window: Decodable {}
             }
             var devices: [Device]
         }
         let url = CommandLineTests.repo.appendingPathComponent("Sources/SplashCore/Resources/devices.json")
         let devices = try JSONDecoder().decode(Catalogue.self, from: Data(contentsOf: url)).devices
         let zoomed = devices.filter { $0.display_zoom_of != nil }.count
+        let windows = devices.filter { $0.window_of != nil || $0.iphone_app_on_ipad == true }
         let sizes = Set(devices.map { "\($0.points.width)x\($0.points.height)@\($0.scale)" }).count
-        let first = try #require(devices.first?.name), last = try #require(devices.last?.name)
+        let models = devices.filter { $0.display_zoom_of == nil && $0.window_of == nil && $0.iphone_app_on_ipad != true }
+        let first = try #require(models.first?.name), last = try #require(models.last?.name)
         let sentence =
-            "\(devices.count) entries: \(devices.count - zoomed)\n  devices and \(zoomed) Display Zoom screens, \(sizes) screen sizes from the \(first) to the \(last))"
+            "\(devices.count) entries: \(models.count)\n  devices, \(zoomed) Display Zoom screens and \(windows.count) windows an iPad caches, \(sizes) screen sizes from the \(first) to the \(last))"
         #expect(Self.readme.contains(sentence), "the README should say: \(sentence)")
     }
 

@@ -109,8 +109,10 @@ package struct BundleBuilder: Sendable {
                         plan.snapshots.map { snapshot in (snapshot, plan.language) }
                     }.map { snapshot, language in
                         let object = objects[snapshot.recipe.key]!
-                        return Manifest.Snapshot(
-                            points: snapshot.screen.points, scale: snapshot.screen.scale,
+                        // A window of an iPad's screen is given as it shows, with the screen it is on.
+                        let window = snapshot.screen.windowOf
+                        var entry = Manifest.Snapshot(
+                            points: window == nil ? snapshot.screen.points : snapshot.screen.points(snapshot.orientation), scale: snapshot.screen.scale,
                             pixels: snapshot.screen.pixels(snapshot.orientation), orientation: snapshot.orientation,
                             appearance: snapshot.appearance, family: snapshot.screen.family.rawValue,
                             devices: snapshot.screen.devices.map(\.name),
@@ -119,6 +121,8 @@ package struct BundleBuilder: Sendable {
                             imageViews: campaign.ownScreen
                                 ? snapshot.recipe.placements.map { Manifest.Frame(x: $0.x, y: $0.y, width: $0.width, height: $0.height) } : nil,
                             language: language)
+                        entry.screen = window
+                        return entry
                     },
                     priority: campaign.priority, minVersion: campaign.app.minVersion, maxVersion: campaign.app.maxVersion,
                     ownScreen: campaign.ownScreen, rollout: campaign.rollout, match: campaign.match)

@@ -60,7 +60,7 @@ package enum ArtChecker {
     private static func check(_ layer: Campaign.Layer, item: Artwork.Item, screens: [Screen], orientations: [Orientation]) -> [Diagnostic] {
         var drawn: [Drawn] = []
         for screen in screens {
-            for orientation in orientations where layer.orientation == nil || layer.orientation == orientation {
+            for orientation in orientations where layer.isDrawn(on: screen, orientation) {
                 // A layer with no room on a screen is the planner's error, reported there.
                 if let placement = SnapshotPlanner.place(layer, item: item, screen: screen, orientation: orientation) {
                     drawn.append(Drawn(screen: screen, orientation: orientation, placement: placement))

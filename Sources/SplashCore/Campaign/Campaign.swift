@@ -158,6 +158,24 @@ package struct Campaign: Equatable, Sendable {
         package var orientation: Orientation?
         /// The part of the art that must stay visible on every screen, when set.
         package var keep: Keep? = nil
+        /// Only draw on screens (and windows, such as an iPad's side layout) whose width in points,
+        /// in the snapshot's orientation, is within these bounds (`screen_width: {min, max}`).
+        package var screenWidth = ScreenWidth()
+        /// Only draw on this family's screens (`family: iphone` or `ipad`), when set.
+        package var family: DeviceFamily? = nil
+
+        /// Whether the layer is drawn on `screen` in `orientation`.
+        package func isDrawn(on screen: Screen, _ orientation: Orientation) -> Bool {
+            guard self.orientation == nil || self.orientation == orientation, family == nil || family == screen.family else { return false }
+            let width = Double(screen.points(orientation).width)
+            return screenWidth.min.map { width >= $0 } ?? true && screenWidth.max.map { width <= $0 } ?? true
+        }
+    }
+
+    /// Bounds on a screen's width in points, either open.
+    package struct ScreenWidth: Equatable, Sendable {
+        package var min: Double?
+        package var max: Double?
     }
 
     /// A rectangle of a layer's art, in art pixels, that every screen must show whole and clear of

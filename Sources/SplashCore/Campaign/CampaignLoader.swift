@@ -143,7 +143,12 @@ private struct Reading {
         let orientations = top["orientations"].map(orientations) ?? [.portrait]
         if let node = top["catalogue"] { readCatalogue(node) }
         let displayZoom = top["display_zoom"].map { reader.bool($0, "display_zoom") } ?? true
-        let screens = devices(top["devices"], displayZoom: displayZoom ?? true)
+        // How the app runs on an iPad decides which windows iPadOS caches for it (docs/ios-launch-cache.md §1).
+        func appFlag(_ key: String) -> Bool {
+            top["app"].flatMap { reader.mappingValue($0, key) }.map { reader.bool($0, "app." + key) ?? false } ?? false
+        }
+        let screens = devices(
+            top["devices"], displayZoom: displayZoom ?? true, sideLayout: !appFlag("requires_full_screen"), iphoneOnly: appFlag("iphone_only"))
         // A UILaunchScreen app has no view to carry a marker: its background tells light from dark.
         let marker: Campaign.Marker?? = (launchScreen ?? nil) == nil ? self.marker(top["marker"]).map(Optional.some) : .some(nil)
         if (launchScreen ?? nil) != nil, let node = top["marker"] {
@@ -352,7 +357,8 @@ private struct Reading {
     }
 
     func app(_ node: Node) -> Manifest.App? {
-        guard let keys = reader.mapping(node, "app", keys: ["bundle_id", "min_version", "max_version", "launch_screen"], required: ["bundle_id"]) else {
+        let keyNames = ["bundle_id", "min_version", "max_version", "launch_screen", "requires_full_screen", "iphone_only"]
+        guard let keys = reader.mapping(node, "app", keys: keyNames, required: ["bundle_id"]) else {
             return nil
         }
         let bundleID = keys["bundle_id"].flatMap { node -> String? in
@@ -417,10 +423,13 @@ private struct Reading {
         return ok ? result.sorted() : nil
     }
 
-    func devices(_ node: Node?, displayZoom: Bool) -> [Screen]? {
-        guard let node else { return DeviceCatalogue.screens(of: catalogue.select(.all, displayZoom: displayZoom)) }
+    func devices(_ node: Node?, displayZoom: Bool, sideLayout: Bool, iphoneOnly: Bool) -> [Screen]? {
+        func select(_ selection: DeviceSelection) -> [Device] {
+            catalogue.select(selection, displayZoom: displayZoom, sideLayout: sideLayout, iphoneOnly: iphoneOnly)
+        }
+        guard let node else { return DeviceCatalogue.screens(of: select(.all)) }
         if case .scalar(let scalar) = node, scalar.string == "all" {
-            return DeviceCatalogue.screens(of: catalogue.select(.all, displayZoom: displayZoom))
+            return DeviceCatalogue.screens(of: select(.all))
         }
         guard case .sequence = node, let items = reader.sequence(node, "devices") else {
             reader.error(node, "devices", "expected all, or a list of iphone, ipad and device names; found \(reader.describe(node))")
@@ -439,7 +448,12 @@ private struct Reading {
         }
         if items.isEmpty { reader.error(node, "devices", "expected at least one device") }
         guard selectors.count == items.count, !items.isEmpty else { return nil }
-        return DeviceCatalogue.screens(of: catalogue.select(.some(selectors), displayZoom: displayZoom))
+        let chosen = select(.some(selectors))
+        guard !chosen.isEmpty else {
+            reader.error(node, "devices", "an iPhone-only app (app.iphone_only) has no iPad screen to render; name iPhones, or leave devices out")
+            return nil
+        }
+        return DeviceCatalogue.screens(of: chosen)
     }
 
     func marker(_ node: Node?) -> Campaign.Marker? {
@@ -495,7 +509,7 @@ private struct Reading {
     }
 
     func layer(_ node: Node, _ path: String, orientations: [Orientation]) -> Campaign.Layer? {
-        let keyNames = ["image", "fit", "anchor", "width", "height", "margin", "safe_area", "orientation", "keep"]
+        let keyNames = ["image", "fit", "anchor", "width", "height", "margin", "safe_area", "orientation", "keep", "screen_width", "family"]
         guard let keys = reader.mapping(node, path, keys: keyNames, required: ["image"]) else { return nil }
         let errorsBefore = reader.diagnostics.count
         let image = keys["image"].flatMap { node -> String? in
@@ -516,6 +530,16 @@ private struct Reading {
         let orientation = keys["orientation"].map { reader.oneOf($0, path + ".orientation", as: Orientation.self) }
         let safeArea = keys["safe_area"].map { reader.bool($0, path + ".safe_area") } ?? (fit == Campaign.Fit.none)
         let keep = keys["keep"].map { self.keep($0, path + ".keep") }
+        let family = keys["family"].map { reader.oneOf($0, path + ".family", as: DeviceFamily.self) }
+        var screenWidth = Campaign.ScreenWidth()
+        if let node = keys["screen_width"], let bounds = reader.mapping(node, path + ".screen_width", keys: ["min", "max"]) {
+            screenWidth.min = bounds["min"].flatMap { reader.number($0, path + ".screen_width.min", in: 0...10_000) }
+            screenWidth.max = bounds["max"].flatMap { reader.number($0, path + ".screen_width.max", in: 0...10_000) }
+            if bounds.isEmpty { reader.error(node, path + ".screen_width", "expected min, max or both, in points") }
+            if let min = screenWidth.min, let max = screenWidth.max, max < min {
+                reader.error(node, path + ".screen_width", "the range ends (\(max)) before it starts (\(min))")
+            }
+        }
         guard reader.diagnostics.count == errorsBefore, let image, let imageNode = keys["image"], let fit, let anchor,
             let margin, let safeArea, keep != .some(nil)
         else { return nil }
@@ -531,10 +555,13 @@ private struct Reading {
             reader.error(keys["orientation"], path + ".orientation", "the campaign does not render \(orientation.rawValue); add it to orientations")
             return nil
         }
-        return Campaign.Layer(
+        var layer = Campaign.Layer(
             image: image, source: reader.location(imageNode, path + ".image"), fit: fit, anchor: anchor,
             width: width ?? nil, height: height ?? nil, margin: margin, safeArea: safeArea,
             orientation: orientation ?? nil, keep: keep ?? nil)
+        layer.screenWidth = screenWidth
+        layer.family = family ?? nil
+        return layer
     }
 
     /// `keep: [x, y, width, height]` in art pixels; whether it lies within the art is checked once

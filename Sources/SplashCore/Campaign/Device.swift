@@ -26,6 +26,27 @@ package struct Device: Codable, Equatable, Sendable {
     package var homeIndicator: Bool?
     /// Where the corner radius and cutout were published.
     package var shapeSource: String?
+    /// For a window an iPad caches beside its full screen (a side-layout window,
+    /// docs/ios-launch-cache.md §1): the iPad and its screen in portrait pixels. Such an entry comes
+    /// with its iPad unless the app requires full screen.
+    package var windowOf: WindowOf?
+    /// The window in landscape, as it is, where that is not the portrait size turned (a side-layout
+    /// window: 375×1032 pt in landscape, 375×1376 in portrait).
+    package var landscapePoints: Manifest.Size?
+    /// An iPhone app's screen on an iPad (`SBPhoneOnPadFallbackLaunchSize`, §1): built only for an
+    /// iPhone-only app (`app.iphone_only`), and then with the iPhones.
+    package var iphoneAppOnIpad: Bool?
+    /// How sure the sizes are, where a source gives them only in part (`inferred`, `community`);
+    /// nil: a source gives them.
+    package var confidence: String?
+
+    /// The iPad a window is on, and that iPad's screen in portrait pixels.
+    package struct WindowOf: Codable, Equatable, Hashable, Sendable {
+        /// The iPad's catalogue name.
+        package var device: String
+        /// Its screen, portrait pixels.
+        package var pixels: Manifest.Size
+    }
 
     /// Makes a device.
     package init(
@@ -47,6 +68,9 @@ package struct Device: Codable, Equatable, Sendable {
 
     /// Whether this is a Display Zoom screen of another device.
     package var isZoomed: Bool { displayZoomOf != nil }
+    /// Whether this is a window an iPad caches, not a device's screen: a side-layout window, or an
+    /// iPhone app's screen on an iPad.
+    package var isWindow: Bool { windowOf != nil || iphoneAppOnIpad == true }
 
     /// The part of the display the hardware takes at the top, in portrait points.
     package struct Cutout: Codable, Equatable, Hashable, Sendable {

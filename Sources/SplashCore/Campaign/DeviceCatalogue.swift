@@ -72,25 +72,35 @@ package struct DeviceCatalogue: Equatable, Sendable {
 
     /// The devices a selection names, in catalogue order, without repeats. A named device brings its
     /// Display Zoom entry along (its users may have zoom on); `displayZoom: false` leaves every
-    /// zoomed entry out.
-    package func select(_ selection: DeviceSelection, displayZoom: Bool = true) -> [Device] {
+    /// zoomed entry out. The windows an iPad caches (docs/ios-launch-cache.md §1) come as the app
+    /// makes them: an iPad brings its side-layout windows unless the app requires full screen
+    /// (`sideLayout: false`); an iPhone-only app (`iphoneOnly`) gets no iPad, and its iPhones bring
+    /// the screens an iPhone app is shown at on an iPad. A window named on its own is taken as named.
+    package func select(_ selection: DeviceSelection, displayZoom: Bool = true, sideLayout: Bool = true, iphoneOnly: Bool = false) -> [Device] {
         func named(_ device: Device, _ name: String) -> Bool {
             device.name.caseInsensitiveCompare(name) == .orderedSame
                 || device.displayZoomOf.map { $0.caseInsensitiveCompare(name) == .orderedSame } == true
         }
-        let chosen: [Device]
-        switch selection {
-        case .all:
-            chosen = devices
-        case .some(let selectors):
-            chosen = devices.filter { device in
-                selectors.contains { selector in
+        func selected(_ device: Device) -> Bool {
+            switch selection {
+            case .all: return !device.isWindow
+            case .some(let selectors):
+                return selectors.contains { selector in
                     switch selector {
-                    case .family(let family): return device.family == family
+                    case .family(let family): return device.family == family && !device.isWindow
                     case .named(let name): return named(device, name)
                     }
                 }
             }
+        }
+        let base = devices.filter(selected).filter { !iphoneOnly || $0.family == .iphone }
+        let names = Set(base.map { $0.name.lowercased() })
+        let anIPhone = base.contains { $0.family == .iphone && !$0.isWindow }
+        let chosen = devices.filter { device in
+            if names.contains(device.name.lowercased()) { return true }
+            if let window = device.windowOf { return sideLayout && !iphoneOnly && names.contains(window.device.lowercased()) }
+            if device.iphoneAppOnIpad == true { return iphoneOnly && anIPhone }
+            return false
         }
         return displayZoom ? chosen : chosen.filter { !$0.isZoomed }
     }
@@ -101,11 +111,13 @@ package struct DeviceCatalogue: Equatable, Sendable {
         var groups: [ScreenKey: [Device]] = [:]
         var order: [ScreenKey] = []
         for device in devices {
-            let key = ScreenKey(points: device.points, scale: device.scale)
+            let key = ScreenKey(points: device.points, scale: device.scale, landscapePoints: device.landscapePoints, windowOf: device.windowOf?.pixels)
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(device)
         }
-        return order.map { key in Screen(points: key.points, scale: key.scale, devices: groups[key]!) }
+        return order.map { key in
+            Screen(points: key.points, scale: key.scale, devices: groups[key]!, landscapePoints: key.landscapePoints, windowOf: key.windowOf)
+        }
             .sorted { ($0.family.rawValue, $0.pixelCount, $0.points.width) < ($1.family.rawValue, $1.pixelCount, $1.points.width) }
     }
 
@@ -114,5 +126,7 @@ package struct DeviceCatalogue: Equatable, Sendable {
     private struct ScreenKey: Hashable {
         var points: Manifest.Size
         var scale: Int
+        var landscapePoints: Manifest.Size?
+        var windowOf: Manifest.Size?
     }
 }

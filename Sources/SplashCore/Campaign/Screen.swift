@@ -53,6 +53,10 @@ package struct Screen: Equatable, Sendable {
     package var scale: Int
     /// The devices with this screen.
     package var devices: [Device]
+    /// A window's landscape size, where it is not the portrait size turned (``Device/landscapePoints``).
+    package var landscapePoints: Manifest.Size? = nil
+    /// For a window of an iPad's screen (a side-layout window): that screen, in portrait pixels.
+    package var windowOf: Manifest.Size? = nil
 
     /// The family of the first device (a screen size is never shared across families).
     package var family: DeviceFamily { devices[0].family }
@@ -65,9 +69,15 @@ package struct Screen: Equatable, Sendable {
         }
     }
 
+    /// The screen (or window) in points for an orientation, as the snapshot shows it.
+    package func points(_ orientation: Orientation) -> Manifest.Size {
+        if orientation == .portrait { return points }
+        return landscapePoints ?? Manifest.Size(width: points.height, height: points.width)
+    }
+
     /// The snapshot's pixel size for an orientation.
     package func pixels(_ orientation: Orientation) -> Manifest.Size {
-        let w = points.width * scale, h = points.height * scale
-        return orientation == .portrait ? Manifest.Size(width: w, height: h) : Manifest.Size(width: h, height: w)
+        let size = points(orientation)
+        return Manifest.Size(width: size.width * scale, height: size.height * scale)
     }
 }

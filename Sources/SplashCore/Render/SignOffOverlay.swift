@@ -42,7 +42,8 @@ package struct SignOffOverlay: Sendable {
         guard let first = devices.first else { return nil }
         let portrait = (width: Double(snapshot.points.width), height: Double(snapshot.points.height))
         let landscape = snapshot.orientation == .landscape
-        size = landscape ? (portrait.height, portrait.width) : portrait
+        // As the snapshot shows it: a side-layout window is 375x1032 in landscape, not turned.
+        size = (Double(snapshot.orientedPoints.width), Double(snapshot.orientedPoints.height))
         safeArea = devices.dropFirst().reduce(first.safeArea[snapshot.orientation]) { $0.union($1.safeArea[snapshot.orientation]) }
         cornerRadius = devices.map { $0.cornerRadius ?? 0 }.max() ?? 0
         // In landscape the top of the phone is on the left (turned counter-clockwise).

@@ -13,7 +13,7 @@ package enum SnapshotPlanner {
                     let spec = campaign.appearances[appearance]!
                     let pixels = screen.pixels(orientation)
                     var placements: [RenderRecipe.Placement] = []
-                    for layer in spec.layers where layer.orientation == nil || layer.orientation == orientation {
+                    for layer in spec.layers where layer.isDrawn(on: screen, orientation) {
                         let item = artwork.items[layer.image]!
                         if let placement = place(layer, item: item, screen: screen, orientation: orientation, asTheOSLaysOut: campaign.ownScreen) {
                             if max(placement.width, placement.height) > maxScaledSide, !problems.contains(where: { $0.location == layer.source }) {

@@ -67,7 +67,7 @@ package enum Publisher {
         let stillOut = withdrawn.subtracting(readmit).sorted()
         manifest.withdrawn = stillOut.isEmpty ? nil : stillOut
         manifest.readmitted = readmit.isEmpty ? nil : readmit.sorted()
-        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
+        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.sliceScreen))
         try refuseWhatItDidNotWrite(
             in: output, objects: Set(manifest.campaigns.flatMap(\.snapshots).map(\.object)), slices: sizes.map(\.slicePath), app: manifest.app.bundleID,
             root: key.root)
@@ -168,7 +168,7 @@ package enum Publisher {
         manifest.withdrawn = Set((before.withdrawn ?? []) + names).sorted()
         manifest.readmitted = nil
         stamp(&manifest, serial: try nextSerial(after: before, key: key, requested: nil, clock: clock), key: key, expires: now.addingTimeInterval(validFor))
-        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.pixels.portrait))
+        let sizes = Set(manifest.campaigns.flatMap(\.snapshots).map(\.sliceScreen))
         try refuseWhatItDidNotWrite(in: output, objects: [], slices: sizes.map(\.slicePath), app: manifest.app.bundleID, root: key.root)
         var report = PublishReport(tree: output, serial: manifest.serial ?? 0, signer: key)
         report.changes = SeasonDiff(from: before, to: manifest).lines

@@ -23,13 +23,14 @@ package enum ScreenSlice: Sendable, CustomStringConvertible {
         switch self {
         case .device(let name): return snapshot.devices.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
         case .pixels(let w, let h):
-            return (snapshot.pixels.width, snapshot.pixels.height) == (w, h) || (snapshot.pixels.width, snapshot.pixels.height) == (h, w)
+            // A window of the screen (an iPad's side layout) goes with it.
+            return snapshot.sliceScreen == ScreenSize(width: w, height: h).portrait
         }
     }
 
     /// The manifest with only this screen's snapshots, and only the campaigns that have some (one
     /// that does not cover the screen must not outrank one that does).
-    func apply(to manifest: Manifest) throws(SliceError) -> Manifest {
+    package func apply(to manifest: Manifest) throws(SliceError) -> Manifest {
         var sliced = manifest
         for index in sliced.campaigns.indices { sliced.campaigns[index].snapshots.removeAll { !matches($0) } }
         sliced.campaigns.removeAll { $0.snapshots.isEmpty }

@@ -16,15 +16,16 @@ import Testing
         let built = try Built.double11.get()
         #expect(built.manifest.campaigns[0].encoding == .atx)
         let snapshots = built.manifest.campaigns[0].snapshots
-        #expect(snapshots.count == (22 + ZoomTable.newSizes.count) * 2 * 2)
-        #expect(built.report.snapshotsByFamily == [.iphone: (13 + ZoomTable.newSizes.count) * 4, .ipad: 9 * 4])
+        #expect(snapshots.count == (22 + ZoomTable.newSizes.count + ZoomTable.sideLayoutScreens) * 2 * 2)
+        #expect(built.report.snapshotsByFamily == [.iphone: (13 + ZoomTable.newSizes.count) * 4, .ipad: (9 + ZoomTable.sideLayoutScreens) * 4])
         func le(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }
         for snapshot in snapshots {
             let data = [UInt8](try built.object(snapshot))
             #expect(data.count == snapshot.bytes)
             #expect(sha256Hex(Data(data)) == snapshot.object)
             let w = snapshot.points.width * snapshot.scale, h = snapshot.points.height * snapshot.scale
-            let (width, height) = snapshot.orientation == .portrait ? (w, h) : (h, w)
+            // A side-layout window is given as it shows, 375x1032 pt in landscape (§1); a screen portrait.
+            let (width, height) = snapshot.orientation == .portrait || snapshot.screen != nil ? (w, h) : (h, w)
             #expect(snapshot.pixels == Manifest.Size(width: width, height: height))
             let head: [UInt32] = [1, 0, 0, 0, 0x93B0, 0x1908, UInt32(width), UInt32(height), 1, 0, 1, 1, 0, 1, 1]
             let expected: [UInt8] =
@@ -49,7 +50,7 @@ import Testing
             #expect(sha256Hex(data) == snapshot.object)
             let file = try KTXFile(parsing: data)
             let w = snapshot.points.width * snapshot.scale, h = snapshot.points.height * snapshot.scale
-            let expected = snapshot.orientation == .portrait ? (w, h) : (h, w)
+            let expected = snapshot.orientation == .portrait || snapshot.screen != nil ? (w, h) : (h, w)
             #expect((Int(file.pixelWidth), Int(file.pixelHeight)) == expected)
             #expect(file.glInternalFormat == 0x93B0 && file.glBaseInternalFormat == 0x1908)
             #expect(file.glType == 0 && file.glFormat == 0 && file.glTypeSize == 1)

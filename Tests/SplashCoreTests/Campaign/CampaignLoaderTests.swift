@@ -195,7 +195,7 @@ import Testing
     @Test func theExampleCampaignsLoad() throws {
         for name in ["double11.yaml", "default.yaml", "mourning.yaml"] {
             let campaign = try loadCampaign(Fixtures.campaigns.appendingPathComponent(name))
-            #expect(campaign.screens.count == 22 + ZoomTable.newSizes.count)
+            #expect(campaign.screens.count == 22 + ZoomTable.newSizes.count + ZoomTable.sideLayoutScreens)
             #expect(campaign.orientations == [.portrait, .landscape])
             #expect(campaign.renderedAppearances == [.light, .dark])
         }
@@ -227,12 +227,14 @@ import Testing
         #expect(iphones.map(\.devices).map { $0.map(\.name) } == [["iPhone 15", "iPhone 16"], ["Foldy"]])
         // A shared screen keeps art clear of every device on it: the override's 70 pt wins.
         #expect(iphones[0].safeArea.portrait.top == 70)
-        #expect(campaign.screens.filter { $0.family == .ipad }.count == 9)
+        // The nine iPad screens of §8 and the 13-inch iPad Pros' side-layout window (§1).
+        #expect(campaign.screens.filter { $0.family == .ipad }.count == 9 + ZoomTable.sideLayoutScreens)
     }
 
     @Test func everyDeviceOfTheReferenceTableIsInTheCatalogue() throws {
         let catalogue = try DeviceCatalogue.bundled()
-        let screens = DeviceCatalogue.screens(of: catalogue.select(.all, displayZoom: false))
+        // The full screens of §8's table: no Display Zoom, no iPad window.
+        let screens = DeviceCatalogue.screens(of: catalogue.select(.all, displayZoom: false, sideLayout: false))
         #expect(screens.count == 22)
         #expect(catalogue.device(named: "iPhone 15")?.points == Manifest.Size(width: 393, height: 852))
         #expect(catalogue.device(named: "iPhone 15")?.scale == 3)
