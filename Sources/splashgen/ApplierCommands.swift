@@ -184,11 +184,8 @@ enum ReportText {
             .flatMap { try? Manifest.decode(from: $0) }.flatMap { ScheduleTime.seasonTimeZone($0.campaigns) }
         let why = report.notShown.map { "not shown \($0.reason.rawValue): \($0)" }
         guard let folder = report.folder else {
-            return
-                ([
-                    "no launch snapshots cached: the app has not been launched since install, or the OS has stopped rendering its launch images until it is updated (after repeated failures to generate them)"
-                ]
-                + why + report.problems.map { "problem \($0.code.rawValue): \($0)" }).joined(separator: "\n")
+            // The problem (no-launch-snapshots) names the folder looked in and why it may be empty.
+            return (["no launch snapshots cached"] + why + report.problems.map { "problem \($0.code.rawValue): \($0)" }).joined(separator: "\n")
         }
         var lines = ["folder     \(folder)"]
         lines.append("campaign   \(report.campaign ?? "none (the app's own launch screen)")")

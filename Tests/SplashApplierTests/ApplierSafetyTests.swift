@@ -94,6 +94,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: support.appendingPathComponent("backups").path))
     }
 
+    /// Where the OS cached nothing (the report of a scene-based app's empty cache, docs/ios-launch-cache.md
+    /// §10), the run says so, naming the folder it looked in, for a missing folder and for an empty one,
+    /// and never claims the app was not launched: it runs inside the app.
+    @Test func anEmptyOrMissingLaunchFolderIsNoLaunchSnapshotsNamingTheFolder() throws {
+        let sim = try sandbox(Installed.iPhone15)
+        let folder = try sim.snapshotFolder(try sim.model())
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+        let relative = "Library/SplashBoard/Snapshots/com.example.shop - {DEFAULT GROUP}"
+        let empty = try applier(sim, bundle: try Bundles.double11.get(), now: during).apply()
+        #expect(empty.problems.map(\.code) == [.noLaunchSnapshots])
+        #expect(empty.problems.first?.message.hasPrefix("no launch snapshot in \(relative) (the folder holds no file named as one)") == true)
+        try FileManager.default.removeItem(at: folder)
+        let missing = try applier(sim, bundle: try Bundles.double11.get(), now: during).apply()
+        #expect(missing.problems.map(\.code) == [.noLaunchSnapshots])
+        #expect(missing.problems.first?.message.hasPrefix("no launch snapshots: \(relative) does not exist") == true)
+        #expect(!(missing.problems.first?.message.contains("since install") ?? true))
+    }
+
     @Test func nothingToDoReadsOneStateFileAndDecodesNothing() throws {
         let bundle = try Bundles.double11.get()
         let sim = try sandbox(Installed.iPhone15)
