@@ -82,12 +82,23 @@ package enum ApplyPlanner {
                     let shown = campaigns.first { Self.snapshot(of: record, in: $0) != nil }
                     Self.noteMissing(name, record: record, above: shown, in: campaigns, screenScale: screenScale, plan: &plan)
                     if shown == nil, record.appearance == nil {
-                        plan.notes[name] = "the same picture in light and dark; left as it is"
-                        plan.problems.append(
-                            .init(
-                                .appearanceUnknown, file: name,
-                                "the app's launch screen is one colour in light and dark (UILaunchScreen), so its light and dark renders are the same picture and this file's appearance cannot be told; no campaign in force shows one picture in both appearances of this screen: left as it is (give the campaign one picture for both)"
-                            ))
+                        let size = ScreenSize(width: record.width, height: record.height)
+                        let screen = ApplyReport.Screen(width: record.width, height: record.height, scale: screenScale)
+                        if campaigns.contains(where: { $0.snapshots.contains { $0.pixels.isScreen(ofRecorded: size) } }) {
+                            plan.notes[name] = "the same picture in light and dark; left as it is"
+                            plan.problems.append(
+                                .init(
+                                    .appearanceUnknown, file: name,
+                                    "the app's launch screen is one colour in light and dark (UILaunchScreen), so its light and dark renders are the same picture and this file's appearance cannot be told; the campaigns in force show different light and dark pictures of this screen: left as it is (give the campaign one picture for both)"
+                                ))
+                        } else {
+                            plan.notes[name] = "no campaign in force has a snapshot of \(record.width)x\(record.height)"
+                            plan.problems.append(
+                                .init(
+                                    .missingSnapshot, file: name,
+                                    "no campaign in force (\(campaigns.map(\.id).joined(separator: ", "))) has a snapshot of this screen, \(screen): add the screen to the campaign meant to show on it (a device in devices:, or a catalogue: entry) and build again",
+                                    screen: screen))
+                        }
                     }
                     if let shown, let snapshot = Self.snapshot(of: record, in: shown) {
                         // A file recording one pixel more than its screen stands for the screen's size.

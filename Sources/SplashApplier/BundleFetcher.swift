@@ -238,8 +238,7 @@ public struct BundleFetcher: Sendable {
     private func objects(of manifest: Manifest) throws(FetchError) -> [String: Manifest.Snapshot] {
         var needed: [String: Manifest.Snapshot] = [:]
         for snapshot in manifest.campaigns.flatMap(\.snapshots)
-        where appearances.contains(snapshot.appearance) && snapshot.sliceScreen == screen.portrait
-        {
+        where appearances.contains(snapshot.appearance) && snapshot.sliceScreen == screen.portrait {
             guard isObjectName(snapshot.object) else { throw .badBundle(.notAnObjectName(snapshot.object)) }
             needed[snapshot.object] = snapshot
         }

@@ -38,9 +38,10 @@ public struct SnapshotApplier: Sendable {
     public var interfaceStyle: InterfaceStyle = .automatic
     /// For an app whose launch screen is the Info.plist `UILaunchScreen` dictionary: its background
     /// colour in each appearance, as the app resolves it (`UIColor(named:)` of its `UIColorName`
-    /// in a light and a dark trait collection; ``forThisApp(bundle:trust:screen:)`` does). The
-    /// classifier tells each cached file's appearance by it; nil: by the bundle's description of
-    /// the app (`app.launch_screen`, or its storyboard's marker).
+    /// in a light and a dark trait collection; ``forThisApp(bundle:trust:screenScale:)`` does). The
+    /// classifier tells each cached file's appearance by it where the bundle describes a
+    /// `UILaunchScreen` app (or there is no bundle); a bundle that describes a storyboard's marker
+    /// is read by its marker. Nil: by the bundle's description alone.
     public var launchScreenColors: LaunchScreenColors?
     /// The app's bundle identifier (`Bundle.main.bundleIdentifier`); when nil, the one whose launch
     /// folder the container holds. A bundle for another app is refused.
@@ -559,12 +560,16 @@ public struct SnapshotApplier: Sendable {
         var verified: Set<String> = []
     }
 
-    /// What tells the app's renders light from dark: its `UILaunchScreen` colours as the app resolves
-    /// them (``launchScreenColors``), else the bundle's description of the app (its launch screen's
-    /// colours, or its storyboard's marker); nil with neither.
+    /// What tells the app's renders light from dark. The bundle says which kind of launch screen
+    /// the app has: a storyboard's marker, or a `UILaunchScreen` background, whose colours the app
+    /// resolves itself (``launchScreenColors``) before the bundle's. Without a bundle, the app's own
+    /// colours if it has some; else nil. (An Info.plist may hold both keys; which one the OS draws
+    /// is disputed, docs/ios-launch-cache.md §10, so the campaign's description decides.)
     private func cue(_ manifest: Manifest?) -> AppearanceCue? {
-        if let colors = launchScreenColors { return .background(light: colors.light, dark: colors.dark) }
-        return manifest?.app.appearanceCue
+        let own = launchScreenColors.map { AppearanceCue.background(light: $0.light, dark: $0.dark) }
+        guard let manifest else { return own }
+        if manifest.app.marker != nil { return manifest.app.appearanceCue }
+        return own ?? manifest.app.appearanceCue
     }
 
     /// Why there is nothing to replace: the launch folder `folder` is missing, or holds no file named
@@ -644,11 +649,15 @@ public struct SnapshotApplier: Sendable {
     /// originals, as a fresh render is, once a bundle gives the marker. A file still undecided stays
     /// as it was, and is reported by the plan.
     private func classifyAgain(_ records: inout Records, paths: ApplierPaths, classifier: SnapshotClassifier) {
-        let unknown = records.state.files.filter { $0.value.appearance == nil && $0.value.decidedBy != .undecodable }.keys.sorted()
+        // Unknown, and guessed: a guess is read again once a cue is at hand, which may overturn it.
+        let unknown = records.state.files.filter {
+            ($0.value.appearance == nil || $0.value.decidedBy == .luminance) && ![.undecodable, .samePicture].contains($0.value.decidedBy)
+        }.keys.sorted()
+        guard !unknown.isEmpty else { return }
         // Read one at a time, as a fresh render's files are.
         var results = classifier.classify(unknown) { Self.original(of: unknown[$0], in: records, paths: paths) }
         classifier.settleGuesses(&results)
-        for (name, found) in results where found.appearance != nil {
+        for (name, found) in results where found.appearance != nil || found.decidedBy == .samePicture {
             records.state.files[name]?.appearance = found.appearance
             records.state.files[name]?.decidedBy = found.decidedBy
         }

@@ -105,9 +105,8 @@ package struct SnapshotClassifier {
                     decidedBy: .undecodable, luma: 0)
                 continue
             }
-            results[name] = Result(
-                width: sample.width, height: sample.height, appearance: cue?.appearance(of: sample.corner, scale: Self.scale(ofFileNamed: name)),
-                decidedBy: decidedBy, luma: sample.luma)
+            let reading = decidedBy == .samePicture ? nil : cue?.appearance(of: sample.corner, scale: Self.scale(ofFileNamed: name))
+            results[name] = Result(width: sample.width, height: sample.height, appearance: reading, decidedBy: decidedBy, luma: sample.luma)
         }
         return results
     }
@@ -116,7 +115,7 @@ package struct SnapshotClassifier {
     /// (one colour for both) the same picture, which nothing decides.
     private var decidedBy: Classification {
         switch cue {
-        case .background(let light, let dark): return light == dark ? .samePicture : .launchScreenBackground
+        case .background: return cue?.isSameInBothAppearances == true ? .samePicture : .launchScreenBackground
         case .markerView, nil: return .marker
         }
     }
@@ -125,14 +124,17 @@ package struct SnapshotClassifier {
     package enum ClassifierError: Error { case unreadable }
 
     /// The guess for files the marker did not decide: of two undecided files of one size the darker
-    /// is dark; a lone one is dark below mid-grey. Each is marked as a luminance guess.
+    /// is dark; a lone one is dark below mid-grey. Each is marked as a luminance guess. Two of one
+    /// size and one light are not guessed (either guess would put one of them wrong): they stay
+    /// unknown, and are left as they are.
     func settleGuesses(_ results: inout [String: Result]) {
         for (name, result) in results where result.appearance == nil && [.marker, .launchScreenBackground].contains(result.decidedBy) {
             let twins = results.filter {
                 $0.key != name && $0.value.width == result.width && $0.value.height == result.height && $0.value.decidedBy != .undecodable
             }
             let darker: Bool
-            if let twin = twins.first?.value, twins.count == 1, twin.luma != result.luma {
+            if let twin = twins.first?.value, twins.count == 1 {
+                guard twin.luma != result.luma else { continue }
                 darker = result.luma < twin.luma
             } else {
                 darker = result.luma < 0.5

@@ -5,7 +5,7 @@ import UIKit
 #endif
 
 /// What the applier and the fetcher must know of the app they run in: read from the running app by
-/// ``SnapshotApplier/forThisApp(bundle:trust:screen:)`` and ``BundleFetcher/forThisApp(base:trust:screen:)`` on
+/// ``SnapshotApplier/forThisApp(bundle:trust:screenScale:)`` and ``BundleFetcher/forThisApp(base:trust:screen:)`` on
 /// iOS, and given whole here so that the same rules are tested on any platform.
 package struct AppFacts: Sendable {
     /// `CFBundleShortVersionString`, `CFBundleVersion`, `CFBundleIdentifier`, `UIUserInterfaceStyle`.
@@ -49,7 +49,7 @@ package struct AppFacts: Sendable {
             decoder: decoder, trust: trust)
         applier.interfaceStyle = InterfaceStyle(infoPlistValue: interfaceStyle)
         applier.appBundleID = bundleID
-        applier.screenScale = Int(scale.rounded())
+        applier.screenScale = scale >= 1 ? Int(scale.rounded()) : nil
         applier.launchScreenColors = launchScreenColors
         (applier.language, applier.region, applier.deviceFamily) = (language, region, deviceFamily)
         return applier
@@ -86,9 +86,9 @@ extension ScreenSize {
 }
 
 extension AppFacts {
-    /// The running app's facts: its Info.plist, its container, the OS version and `screen`, the
-    /// screen of the scene it runs in.
-    @MainActor package static func current(screen: UIScreen) -> AppFacts {
+    /// The running app's facts: its Info.plist, its container, the OS version, and the screen of the
+    /// scene it runs in as `points` and `scale` (a scale of 0: not known).
+    @MainActor package static func current(points: (width: Double, height: Double), scale: Double) -> AppFacts {
         let info = Bundle.main.infoDictionary ?? [:]
         let system = ProcessInfo.processInfo.operatingSystemVersion
         var facts = AppFacts(
@@ -96,7 +96,7 @@ extension AppFacts {
             bundleID: Bundle.main.bundleIdentifier, interfaceStyle: info["UIUserInterfaceStyle"] as? String,
             container: URL(fileURLWithPath: NSHomeDirectory()),
             osVersion: OSVersion(major: system.majorVersion, minor: system.minorVersion),
-            points: (Double(screen.bounds.width), Double(screen.bounds.height)), scale: Double(screen.scale))
+            points: points, scale: scale)
         facts.language = Locale.preferredLanguages.first
         if #available(iOS 16, *) { facts.region = Locale.current.region?.identifier } else { facts.region = Locale.current.regionCode }
         switch UIDevice.current.userInterfaceIdiom {
@@ -121,13 +121,15 @@ extension AppFacts {
         }
         guard let dictionary else { return nil }
         let color = (dictionary["UIColorName"] as? String).flatMap { UIColor(named: $0) } ?? .systemBackground
-        func resolved(_ style: UIUserInterfaceStyle) -> RGBAColor {
+        // A colour with no RGB form (a pattern) resolves to nothing: the bundle's description is used.
+        func resolved(_ style: UIUserInterfaceStyle) -> RGBAColor? {
             var (r, g, b, a): (CGFloat, CGFloat, CGFloat, CGFloat) = (0, 0, 0, 0)
-            _ = color.resolvedColor(with: UITraitCollection(userInterfaceStyle: style)).getRed(&r, green: &g, blue: &b, alpha: &a)
+            guard color.resolvedColor(with: UITraitCollection(userInterfaceStyle: style)).getRed(&r, green: &g, blue: &b, alpha: &a) else { return nil }
             func byte(_ value: CGFloat) -> UInt8 { UInt8((min(max(value, 0), 1) * 255).rounded()) }
             return RGBAColor(r: byte(r), g: byte(g), b: byte(b))
         }
-        return LaunchScreenColors(light: resolved(.light), dark: resolved(.dark))
+        guard let light = resolved(.light), let dark = resolved(.dark) else { return nil }
+        return LaunchScreenColors(light: light, dark: dark)
     }
 }
 
@@ -135,21 +137,23 @@ extension SnapshotApplier {
     /// An applier for this app as it runs, in one call: its container (`NSHomeDirectory()`), its
     /// Info.plist's version, build, bundle identifier and `UIUserInterfaceStyle`, its
     /// `UILaunchScreen` colours resolved for both appearances (``launchScreenColors``), the OS
-    /// version, the scale of `screen` (the scene's: `windowScene.screen`), and ``ImageIODecoder``.
-    /// The explicit initializer stays for tests and for anything these do not fit. Refuses an
-    /// Info.plist without a version or a build.
-    @MainActor public static func forThisApp(bundle: URL?, trust: BundleTrust, screen: UIScreen) throws(ApplierError) -> SnapshotApplier {
-        try AppFacts.current(screen: screen).applier(bundle: bundle, trust: trust, decoder: ImageIODecoder())
+    /// version, `screenScale` (``screenScale``: the scale of the scene's screen,
+    /// `windowScene.screen.scale`; nil when no scene is connected, as in a launch the system makes
+    /// in the background), and ``ImageIODecoder``. The explicit initializer stays for tests and
+    /// for anything these do not fit. Refuses an Info.plist without a version or a build.
+    @MainActor public static func forThisApp(bundle: URL?, trust: BundleTrust, screenScale: Int?) throws(ApplierError) -> SnapshotApplier {
+        try AppFacts.current(points: (0, 0), scale: Double(screenScale ?? 0)).applier(bundle: bundle, trust: trust, decoder: ImageIODecoder())
     }
 }
 
 extension BundleFetcher {
-    /// A fetcher for this app as it runs, in one call: the season at `base`, the size in pixels of
-    /// `screen` (the scene's: `windowScene.screen`; bounds × scale, as the OS sizes launch
-    /// snapshots), the appearances its `UIUserInterfaceStyle` allows, its bundle identifier, and a
-    /// downloads folder of its own in `Library/Application Support/splashgen/downloads`.
-    @MainActor public static func forThisApp(base: URL, trust: BundleTrust, screen: UIScreen) -> BundleFetcher {
-        AppFacts.current(screen: screen).fetcher(base: base, trust: trust)
+    /// A fetcher for this app as it runs, in one call: the season at `base`, `screen` (the scene's
+    /// screen in pixels as the OS sizes launch snapshots, ``ScreenSize/init(screen:)`` of
+    /// `windowScene.screen`; an app remembers it for a launch the system makes in the background,
+    /// which may have no scene), the appearances its `UIUserInterfaceStyle` allows, its bundle
+    /// identifier, and a downloads folder of its own in `Library/Application Support/splashgen/downloads`.
+    @MainActor public static func forThisApp(base: URL, trust: BundleTrust, screen: ScreenSize) -> BundleFetcher {
+        AppFacts.current(points: (Double(screen.width), Double(screen.height)), scale: 1).fetcher(base: base, trust: trust)
     }
 }
 #endif

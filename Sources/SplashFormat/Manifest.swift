@@ -7,11 +7,18 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// campaign priorities and version ranges, open-ended schedules, the publish serial. Schema 3
     /// moved the marker from each campaign to the app (it is the app's storyboard's, one for every
     /// campaign); schemas 1 and 2 are still read, their campaigns' markers as the app's when they agree.
-    package static let currentSchema = 4
-    /// The schema a manifest is written with: 4 when a campaign has a `rollout`, a `match` or art
-    /// per language (an earlier SplashApplier refuses it, rather than show that campaign to every
-    /// phone), 3 otherwise, which every app out there reads.
-    package var neededSchema: Int { campaigns.contains(where: \.needsSchema4) ? 4 : 3 }
+    package static let currentSchema = 5
+    /// The schema a manifest is written with: 5 when a snapshot is of a window of a larger screen
+    /// (``Snapshot/screen``, an iPad's side layout: an earlier SplashApplier would match its file by
+    /// pixels, find its object missing, since its fetcher never downloads it, and stop every run;
+    /// it refuses the manifest instead and keeps what it installed); 4 when a campaign has a
+    /// `rollout`, a `match` or art per language (an earlier SplashApplier refuses it, rather than
+    /// show that campaign to every phone); 3 otherwise, which every app out there reads. A slice is
+    /// given the schema of what it holds, so only the screens with windows need the newer reader.
+    package var neededSchema: Int {
+        if campaigns.contains(where: { $0.snapshots.contains { $0.screen != nil } }) { return 5 }
+        return campaigns.contains(where: \.needsSchema4) ? 4 : 3
+    }
 
     /// Schema version of this manifest.
     package var schema: Int
@@ -332,11 +339,12 @@ package struct Manifest: Codable, Equatable, Sendable {
 
     /// Makes a manifest, of `schema`, or by default the one its campaigns need (``neededSchema``).
     package init(schema: Int? = nil, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
-        self.schema = schema ?? (campaigns.contains(where: \.needsSchema4) ? 4 : 3)
+        self.schema = 3
         self.generator = generator
         self.app = app
         self.campaigns = campaigns
         self.serial = serial
+        self.schema = schema ?? neededSchema
     }
 
     private enum CodingKeys: String, CodingKey { case schema, generator, app, campaigns, serial, screen, certificate, expires, withdrawn, readmitted }

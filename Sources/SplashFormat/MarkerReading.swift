@@ -99,10 +99,12 @@ package enum AppearanceCue: Equatable, Sendable {
     }
 
     /// Whether the two appearances look the same here: a `UILaunchScreen` background of one colour
-    /// for both, so the app's light and dark renders are the same picture.
+    /// for both, or of two too close for the rule to ever decide (less than 8 apart on every
+    /// channel: its margin, an eighth of the distance, is then under one step), so the app's light
+    /// and dark renders are, for the applier, the same picture. A marker is never: the manifest
+    /// refuses one colour for both.
     package var isSameInBothAppearances: Bool {
-        switch self {
-        case .markerView(let light, let dark), .background(let light, let dark): return light == dark
-        }
+        guard case .background(let light, let dark) = self else { return false }
+        return max(abs(Int(light.r) - Int(dark.r)), abs(Int(light.g) - Int(dark.g)), abs(Int(light.b) - Int(dark.b))) < 8
     }
 }

@@ -137,6 +137,27 @@ import Testing
         #expect(try sim.cachedFiles() == originals, "the originals, byte for byte")
     }
 
+    /// An iPad Pro 13-inch (M5) caches side-layout windows beside its full screen
+    /// (docs/ios-launch-cache.md §1): its slice carries them, its fetcher downloads them, its applier
+    /// puts the campaign in all eight files; the slice needs the newer reader (schema 5), which an
+    /// earlier applier refuses rather than stop at objects its fetcher never downloaded.
+    @Test func anIPadFetchesItsSideLayoutWindowsAndShowsTheCampaignInThem() async throws {
+        let server = try NginxServer()
+        let bundle = Result { try buildBundle("double11.yaml", device: "iPad Pro 13-inch (M5)") }
+        try Season15.publish(bundle, to: server.root.appendingPathComponent("ipad"))
+        let slice = try Manifest.decode(from: Data(contentsOf: server.root.appendingPathComponent("ipad/screens/2064x2752.json")))
+        #expect(slice.schema == 5 && slice.campaigns[0].snapshots.filter { $0.screen != nil }.count == 4)
+        let sim = SandboxSimulator(root: temporaryFolder("ipad"))
+        _ = try sim.install(launchScreen: try Repo.ownStoryboard, version: "5.2", build: "100", device: "iPad Pro 13-inch (M5)", ios: "26.1")
+        let fetcher = try sim.fetcher(from: server.base.appendingPathComponent("ipad"), trust: Season15.trust)
+        #expect(fetcher.screen == ScreenSize(width: 2064, height: 2752))
+        _ = try await fetcher.fetch()
+        let objects = try FileManager.default.contentsOfDirectory(atPath: fetcher.installed.appendingPathComponent("objects").path)
+        #expect(objects.count == 8, "four full-screen objects and four of the side-layout window")
+        let report = try #require(try sim.launch(bundle: fetcher.installed, now: date("2026-11-11T12:00:00+08:00")).appReport)
+        #expect(report.files.count == 8 && report.files.allSatisfy { $0.action == .replaced }, "\(report.problems)")
+    }
+
     @Test func anObjectCutOffMidBodyInstallsNothingAndTheNextFetchGoesOnFromWhatWasVerified() async throws {
         let server = try Season15.served()
         let folder = temporaryFolder("downloads")

@@ -60,14 +60,18 @@ struct PictureDecoder: SnapshotPixelDecoder {
         let byBackground = AppearanceCue.background(light: light, dark: dark)
         #expect(read(light, cue: byBackground)?.appearance == .light && read(light, cue: byBackground)?.decidedBy == .launchScreenBackground)
         #expect(read(dark, cue: byBackground)?.appearance == .dark && read(dark, cue: byBackground)?.decidedBy == .launchScreenBackground)
-        // The marker rule on the same corners: the "marker" colours are the backgrounds, and the
-        // reading at the view's spot still sees the background, so it decides the same way; what it
-        // cannot do is read a background that is neither colour, which is then a guess by name.
+        // A background that is neither colour (a bar, or art, over the corner) is no reading: it is
+        // a guess, by name.
         let blue = RGBAColor(r: 0x1E, g: 0x40, b: 0xA0)
         #expect(read(blue, cue: byBackground)?.decidedBy == .luminance)
         // One colour in both appearances: the same picture, never guessed.
         let same = read(light, cue: .background(light: light, dark: light))
         #expect(same?.appearance == nil && same?.decidedBy == .samePicture)
+        // Colours too close for the rule ever to decide (7 apart: its margin is under one step) are
+        // the same picture too, not a guess that is wrong half the time.
+        let near = read(light, cue: .background(light: light, dark: RGBAColor(r: 0xEB, g: 0xEB, b: 0xF0)))
+        #expect(near?.appearance == nil && near?.decidedBy == .samePicture)
+        #expect(read(light, cue: .background(light: light, dark: RGBAColor(r: 0xEA, g: 0xEA, b: 0xEF)))?.decidedBy == .launchScreenBackground)
     }
 
     @Test func aNavyCornerWithNoMarkerIsAGuessNeverAMarkerReading() {

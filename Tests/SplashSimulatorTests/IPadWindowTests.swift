@@ -33,12 +33,15 @@ import Testing
         }
         let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
         let side = manifest.campaigns[0].snapshots.filter { $0.screen != nil }
-        #expect(Set(side.map { "\($0.orientation) \($0.pixels.width)x\($0.pixels.height) \($0.points.width)x\($0.points.height)" })
-            == ["portrait 750x2752 375x1376", "landscape 750x2064 375x1032"])
+        #expect(
+            Set(side.map { "\($0.orientation) \($0.pixels.width)x\($0.pixels.height) \($0.points.width)x\($0.points.height)" })
+                == ["portrait 750x2752 375x1376", "landscape 750x2064 375x1032"])
         #expect(side.count == 4 && side.allSatisfy { $0.screen == Manifest.Size(width: 2064, height: 2752) })
-        // The iPad's slice, what its fetcher downloads, carries its side windows.
+        // The iPad's slice carries its side windows (FetcherTests downloads them), and needs the newer
+        // reader; a slice by the iPad's name carries them too.
         let slice = try ScreenSlice.pixels(width: 2064, height: 2752).apply(to: manifest)
-        #expect(slice.campaigns[0].snapshots.count == 8)
+        #expect(slice.campaigns[0].snapshots.count == 8 && slice.schema == 5 && manifest.schema == 5)
+        #expect(try ScreenSlice.device("iPad Pro 13-inch (M5)").apply(to: manifest).campaigns[0].snapshots.count == 8)
 
         let first = try sim.launch(bundle: bundle, now: opening)
         let report = try #require(first.appReport)
@@ -66,12 +69,26 @@ import Testing
         #expect(report.files.filter { $0.action == .replaced }.count == 4)
     }
 
+    /// A season for an iPhone and an iPad: only the iPad's slice needs the reader that knows windows;
+    /// the iPhone's stays readable by every app out there.
+    @Test func onlyTheSlicesWithWindowsNeedTheNewerReader() throws {
+        let catalogue = try DeviceCatalogue.bundled()
+        let bundle = try buildBundle("double11.yaml") { campaign in
+            campaign.screens = DeviceCatalogue.screens(of: catalogue.select(.some([.named("iPhone 15"), .named("iPad Pro 13-inch (M5)")])))
+        }
+        let manifest = try Manifest.decode(from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+        #expect(manifest.schema == 5)
+        #expect(try ScreenSlice.pixels(width: 1179, height: 2556).apply(to: manifest).schema == 3)
+        #expect(try ScreenSlice.pixels(width: 2064, height: 2752).apply(to: manifest).schema == 5)
+    }
+
     @Test func anIPhoneOnlyAppOnAnIPadGetsItsSnapshots() throws {
         let sim = try install(iphoneOnly: true)
         let originals = try sim.cachedFiles()
         #expect(originals.count == 4)
-        #expect(try sim.fetcher(from: URL(string: "https://cdn.example.com/season/")!, trust: try sim.appTrust()).screen
-            == ScreenSize(width: 750, height: 1334), "the app reads an iPhone's screen, and fetches for it")
+        #expect(
+            try sim.fetcher(from: URL(string: "https://cdn.example.com/season/")!, trust: try sim.appTrust()).screen
+                == ScreenSize(width: 750, height: 1334), "the app reads an iPhone's screen, and fetches for it")
         let bundle = try buildBundle("double11.yaml", device: "iPhone app on iPad (12.9-inch and 13-inch)")
         let report = try #require(try sim.launch(bundle: bundle, now: opening).appReport)
         #expect(report.files.map(\.action) == [.replaced, .replaced, .replaced, .replaced])

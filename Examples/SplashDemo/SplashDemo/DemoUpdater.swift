@@ -9,20 +9,21 @@ import UIKit
 /// ``DemoRun/path`` in the app's data container and to the log.
 ///
 /// A launch's update starts once a scene is connected: `LaunchScreenUpdater` takes the screen from
-/// the app's connected window scene, and runs nothing without one. The run record gets that scene's
-/// screen (``DemoScene``), never `UIScreen.main`.
+/// the app's connected window scene (remembered for background refreshes), and runs nothing before
+/// one was ever connected. The run record gets the same screen (`LaunchScreenUpdater.sceneScreen()`),
+/// never `UIScreen.main`.
 enum DemoUpdater {
-    /// Whether this launch's update has started (``start(from:screen:)`` runs one per launch).
+    /// Whether this launch's update has started (``start(from:)`` runs one per launch).
     @MainActor private static var started = false
 
     /// Starts this launch's update, once, with this launch's switches: the scene-based shapes call it
     /// from their root view, the app-delegate shape once its window is key and visible (or, failing
-    /// a scene there, once the app is active). `caller` and `screen`, the scene's, go into the record.
-    @MainActor static func start(from caller: String, screen: UIScreen?) {
+    /// a scene there, once the app is active). `caller` and the scene's screen go into the record.
+    @MainActor static func start(from caller: String) {
         guard !started else { return }
         started = true
         let switches = DemoSwitches(defaults: .standard)
-        let size = screen.map { ScreenSize(screen: $0) }
+        let size = LaunchScreenUpdater.sceneScreen()?.size
         Task { await update(switches, screen: size, startedBy: caller) }
     }
 
@@ -66,7 +67,7 @@ enum DemoUpdater {
         if let report {
             run.apply = report
         } else if run.screen == nil {
-            run.error = "no window scene was connected when the update started: LaunchScreenUpdater runs nothing without one (the log says)"
+            run.error = "no window scene had been connected when the update started: LaunchScreenUpdater runs nothing before one is (the log says)"
         } else {
             run.error = "the applier stopped (its error is in the log)"
         }
@@ -76,10 +77,10 @@ enum DemoUpdater {
     /// Registers the background refresh (`LaunchScreenUpdater.register`, which each update asks for
     /// again); called from `application(_:didFinishLaunchingWithOptions:)`. A refresh the system
     /// starts carries no launch arguments, so it does what a launch without switches does: nothing
-    /// but record that (with the connected scene's screen, if the refresh has a scene).
+    /// but record that (with the screen the updater would use).
     static func register() {
         LaunchScreenUpdater.register {
-            let screen = await MainActor.run { DemoScene.screen.map { ScreenSize(screen: $0) } }
+            let screen = await MainActor.run { LaunchScreenUpdater.sceneScreen()?.size }
             return await update(DemoSwitches(defaults: .standard), screen: screen, startedBy: "a background refresh")
         }
     }

@@ -20,7 +20,7 @@ struct SplashDemoApp: App {
             .padding()
             // The window's scene is connected by the time its root view appears: LaunchScreenUpdater
             // finds it there, and the run record gets the same scene's screen.
-            .task { await MainActor.run { DemoUpdater.start(from: "the root view's task", screen: DemoScene.screen) } }
+            .task { await MainActor.run { DemoUpdater.start(from: "the root view's task") } }
         }
     }
 }

@@ -22,13 +22,13 @@ final class WindowAppDelegate: AppDelegate {
         // `startedBy` tells whether the window had it already here or only once the app was active.
         if let scene = window.windowScene {
             window.frame = scene.coordinateSpace.bounds
-            DemoUpdater.start(from: "the window made key and visible (its scene's screen)", screen: scene.screen)
+            DemoUpdater.start(from: "the window made key and visible (its scene's screen)")
         }
         return true
     }
 
     @objc func applicationDidBecomeActive(_ application: UIApplication) {
-        DemoUpdater.start(from: "applicationDidBecomeActive", screen: window?.windowScene?.screen ?? DemoScene.screen)
+        DemoUpdater.start(from: "applicationDidBecomeActive")
     }
 }
 

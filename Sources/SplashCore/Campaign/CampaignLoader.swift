@@ -131,7 +131,13 @@ private struct Reading {
         }
         let name = top["name"].flatMap(name)
         let app = top["app"].flatMap(app)
-        let launchScreen: Campaign.LaunchScreen?? = top["app"].flatMap { reader.mappingValue($0, "launch_screen") }.map(launchScreen) ?? .some(nil)
+        // Absent: .some(nil), a storyboard app; present and wrong: nil, reported at its place.
+        let launchScreen: Campaign.LaunchScreen??
+        if let node = top["app"].flatMap({ reader.mappingValue($0, "launch_screen") }) {
+            launchScreen = self.launchScreen(node).map { .some($0) } ?? nil
+        } else {
+            launchScreen = .some(nil)
+        }
         let schedule = top["schedule"].flatMap(schedule)
         let priority = top["priority"].map { reader.int($0, "priority", in: -1000...1000) } ?? 0
         let grey = top["grey"].map { reader.bool($0, "grey") } ?? false
@@ -450,7 +456,11 @@ private struct Reading {
         guard selectors.count == items.count, !items.isEmpty else { return nil }
         let chosen = select(.some(selectors))
         guard !chosen.isEmpty else {
-            reader.error(node, "devices", "an iPhone-only app (app.iphone_only) has no iPad screen to render; name iPhones, or leave devices out")
+            reader.error(
+                node, "devices",
+                iphoneOnly
+                    ? "an iPhone-only app (app.iphone_only) has no iPad screen to render; name iPhones, or leave devices out"
+                    : "these select no screen (a Display Zoom screen with display_zoom: false?); name a device")
             return nil
         }
         return DeviceCatalogue.screens(of: chosen)
@@ -598,10 +608,13 @@ private struct Reading {
             let scale = keys["scale"].map { reader.int($0, path + ".scale", in: 1...3) } ?? existing?.scale
             let safeArea = keys["safe_area"].map { safeAreas($0, path + ".safe_area") } ?? existing?.safeArea ?? SafeAreas()
             guard let family = family ?? nil, let points = points ?? nil, let scale = scale ?? nil, let safeArea else { continue }
-            catalogue = catalogue.replacing(
-                Device(
-                    name: existing?.name ?? name, family: family, points: points, scale: scale, safeArea: safeArea,
-                    displayZoomOf: existing?.displayZoomOf, source: existing?.source))
+            var device = Device(
+                name: existing?.name ?? name, family: family, points: points, scale: scale, safeArea: safeArea,
+                displayZoomOf: existing?.displayZoomOf, source: existing?.source)
+            // An override keeps what the entry is: a window of an iPad, or an iPhone app on one.
+            (device.windowOf, device.landscapePoints, device.iphoneAppOnIpad, device.confidence) =
+                (existing?.windowOf, existing?.landscapePoints, existing?.iphoneAppOnIpad, existing?.confidence)
+            catalogue = catalogue.replacing(device)
         }
     }
 

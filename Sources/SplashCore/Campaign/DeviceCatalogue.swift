@@ -118,7 +118,7 @@ package struct DeviceCatalogue: Equatable, Sendable {
         return order.map { key in
             Screen(points: key.points, scale: key.scale, devices: groups[key]!, landscapePoints: key.landscapePoints, windowOf: key.windowOf)
         }
-            .sorted { ($0.family.rawValue, $0.pixelCount, $0.points.width) < ($1.family.rawValue, $1.pixelCount, $1.points.width) }
+        .sorted { ($0.family.rawValue, $0.pixelCount, $0.points.width) < ($1.family.rawValue, $1.pixelCount, $1.points.width) }
     }
 
     private func editDistance(_ a: String, _ b: String) -> Int { YAMLReader.editDistance(a, b) }

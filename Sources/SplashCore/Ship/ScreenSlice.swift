@@ -32,10 +32,16 @@ package enum ScreenSlice: Sendable, CustomStringConvertible {
     /// that does not cover the screen must not outrank one that does).
     package func apply(to manifest: Manifest) throws(SliceError) -> Manifest {
         var sliced = manifest
-        for index in sliced.campaigns.indices { sliced.campaigns[index].snapshots.removeAll { !matches($0) } }
+        // A device's screen brings the windows of it (an iPad's side layout), as its fetcher's slice does.
+        let screens = Set(manifest.campaigns.flatMap(\.snapshots).filter { matches($0) && $0.screen == nil }.map(\.sliceScreen))
+        func kept(_ snapshot: Manifest.Snapshot) -> Bool { matches(snapshot) || (snapshot.screen != nil && screens.contains(snapshot.sliceScreen)) }
+        for index in sliced.campaigns.indices { sliced.campaigns[index].snapshots.removeAll { !kept($0) } }
         sliced.campaigns.removeAll { $0.snapshots.isEmpty }
         guard !sliced.campaigns.isEmpty else { throw .noSnapshots(description) }
         if case .pixels(let w, let h) = self { sliced.screen = Manifest.Size(width: min(w, h), height: max(w, h)) }
+        // A slice needs only the reader its own snapshots need: an iPhone's slice of a season with
+        // iPad windows stays readable by every app out there.
+        sliced.schema = max(min(sliced.schema, sliced.neededSchema), 3)
         return sliced
     }
 }

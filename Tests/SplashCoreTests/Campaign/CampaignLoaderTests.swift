@@ -27,9 +27,9 @@ import Testing
             ]
         ),
         (
-            "launch-screen-image-without-width.yaml",
+            "launch-screen-bad-colour.yaml",
             [
-                "launch-screen-image-without-width.yaml:7:42: error: app.launch_screen.background.dark: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"#00000G\""
+                "launch-screen-bad-colour.yaml:7:42: error: app.launch_screen.background.dark: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"#00000G\""
             ]
         ),
         // A misspelt required key is said once, at the misspelling: never a second error asking for

@@ -16,7 +16,8 @@ import UIKit
 /// 2. `application(_:didFinishLaunchingWithOptions:)` in the app delegate calls ``register()``
 ///    (BGTaskScheduler wants every task registered before that method returns). Once a scene is
 ///    connected (a SwiftUI root view's `.task`, a scene delegate's `sceneDidBecomeActive`, or an
-///    app delegate's window made key), `Task { await LaunchScreenUpdater.update() }`.
+///    app delegate's window made key), `Task { await LaunchScreenUpdater.update() }`: the update
+///    takes that scene's screen, and remembers it for the background refreshes.
 /// 3. Nothing else: each update, whatever its outcome, asks for the next refresh when the schedule
 ///    next changes, and at least daily.
 public enum LaunchScreenUpdater {
@@ -57,20 +58,19 @@ public enum LaunchScreenUpdater {
     @discardableResult
     public static func update(from source: Source, trust: BundleTrust, clock: @escaping @Sendable () -> Date = { Date() }) async -> ApplyReport? {
         #if canImport(UIKit) && os(iOS)
-        // `forThisApp` reads the Info.plist, the container, the OS version and the screen of the
-        // scene the app shows. A launch the system makes in the background may have no scene: then
-        // nothing runs, and the next launch with one does it.
-        let noScene = "splashgen: no window scene is connected (a background launch): nothing fetched or applied"
+        // `forThisApp` reads the Info.plist, the container and the OS version; the screen is the
+        // scene's, remembered for a launch the system makes in the background, which may have none.
+        guard let screen = await MainActor.run(body: { sceneScreen() }) else {
+            print("splashgen: no window scene has been connected yet: nothing fetched or applied")
+            scheduleRefresh(at: .distantFuture)
+            return nil
+        }
         let bundle: URL?
         switch source {
         case .folder(let folder):
             bundle = folder
         case .season(let base):
-            guard let fetcher = await MainActor.run(body: { sceneScreen().map { BundleFetcher.forThisApp(base: base, trust: trust, screen: $0) } })
-            else {
-                print(noScene)
-                return nil
-            }
+            let fetcher = await MainActor.run { BundleFetcher.forThisApp(base: base, trust: trust, screen: screen.size) }
             do {
                 _ = try await fetcher.fetch()
             } catch {
@@ -79,11 +79,7 @@ public enum LaunchScreenUpdater {
             bundle = fetcher.current
         }
         do {
-            let made = try await MainActor.run(body: { try sceneScreen().map { try SnapshotApplier.forThisApp(bundle: bundle, trust: trust, screen: $0) } })
-            guard var applier = made else {
-                print(noScene)
-                return nil
-            }
+            var applier = try await MainActor.run { try SnapshotApplier.forThisApp(bundle: bundle, trust: trust, screenScale: screen.scale) }
             applier.clock = clock
             // Every run's outcome also goes to the unified log (subsystem "splashgen"); an app sends
             // what the cache held at this cold launch to its own analytics here.
@@ -105,12 +101,21 @@ public enum LaunchScreenUpdater {
     }
 
     #if canImport(UIKit) && os(iOS)
-    /// The screen of the scene the app shows: the foreground-active window scene's, else any
-    /// connected one's; nil when none is connected. Never `UIScreen.main`, which iOS 16 deprecates
+    /// The screen of the scene the app shows, in pixels as the OS sizes launch snapshots, and its
+    /// scale: the foreground-active window scene's, else any connected one's, and remembered; the
+    /// one remembered when no scene is connected (a launch the system makes in the background);
+    /// nil before any scene was ever connected. Never `UIScreen.main`, which iOS 16 deprecates
     /// and which is not a scene's screen.
-    @MainActor static func sceneScreen() -> UIScreen? {
+    @MainActor public static func sceneScreen() -> (size: ScreenSize, scale: Int)? {
+        let key = "splashgen.sceneScreen", defaults = UserDefaults.standard
         let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
-        return (scenes.first { $0.activationState == .foregroundActive } ?? scenes.first)?.screen
+        if let screen = (scenes.first { $0.activationState == .foregroundActive } ?? scenes.first)?.screen {
+            let size = ScreenSize(screen: screen), scale = Int(screen.scale.rounded())
+            defaults.set([size.width, size.height, scale], forKey: key)
+            return (size, scale)
+        }
+        guard let saved = defaults.array(forKey: key) as? [Int], saved.count == 3, saved.allSatisfy({ $0 > 0 }) else { return nil }
+        return (ScreenSize(width: saved[0], height: saved[1]), saved[2])
     }
     #endif
 
