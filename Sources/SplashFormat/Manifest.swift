@@ -285,7 +285,8 @@ package struct Manifest: Codable, Equatable, Sendable {
         /// Set on a window smaller than the screen it is on, an iPad's side layout
         /// (docs/ios-launch-cache.md §1): that screen, in portrait pixels. ``points`` is then the
         /// window as this snapshot shows it (375×1032 in landscape), and the screen's slice carries
-        /// it. Readers that predate it ignore it and match the file by its pixels, as this one does.
+        /// it. A manifest with one is schema 5 (``neededSchema``): an earlier applier, whose fetcher
+        /// would not download it, refuses the manifest rather than stop at a missing object.
         package var screen: Size?
 
         private enum CodingKeys: String, CodingKey {
