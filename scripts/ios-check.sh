@@ -243,6 +243,8 @@ case "${1:-}" in
 "")
     prepare
     MIN=$(python3 "$SUPPORT" ios-min "$ROOT/Package.swift")
+    # The demo's Swift that its three shapes share; the app-delegate shape adds its SwiftUI file, compiled to nothing.
+    demo=Examples/SplashDemo/SplashDemo/AppDelegate.swift,Examples/SplashDemo/SplashDemo/DemoLog.swift,Examples/SplashDemo/SplashDemo/DemoRun.swift,Examples/SplashDemo/SplashDemo/DemoShape.swift,Examples/SplashDemo/SplashDemo/DemoStatus.swift,Examples/SplashDemo/SplashDemo/DemoStatusViewController.swift,Examples/SplashDemo/SplashDemo/DemoSwitches.swift,Examples/SplashDemo/SplashDemo/DemoUpdater.swift,Examples/SplashDemo/SplashDemo/WindowAppDelegate.swift
     check "$MIN" "$OUT/arm64-apple-ios$MIN" \
         SplashFormat=Sources/SplashFormat \
         SplashFormatWriting=Sources/SplashFormatWriting \
@@ -250,8 +252,8 @@ case "${1:-}" in
         SplashApplier=Sources/SplashApplier \
         SimulatorOSCodecs=Sources/SplashSimulator/OSCodecs.swift,Sources/SplashSimulator/OSCodecs+Apple.swift,scripts/ios-check/simulator \
         AppIntegration=Examples/AppIntegration/Sources/AppIntegration \
-        SplashDemo=Examples/SplashDemo/SplashDemo/AppDelegate.swift,Examples/SplashDemo/SplashDemo/DemoLog.swift,Examples/SplashDemo/SplashDemo/DemoRun.swift,Examples/SplashDemo/SplashDemo/DemoShape.swift,Examples/SplashDemo/SplashDemo/DemoStatus.swift,Examples/SplashDemo/SplashDemo/DemoStatusViewController.swift,Examples/SplashDemo/SplashDemo/DemoSwitches.swift,Examples/SplashDemo/SplashDemo/DemoUpdater.swift,Examples/SplashDemo/SplashDemo/WindowAppDelegate.swift \
-        SplashDemoAppDelegate+SPLASHDEMO_APPDELEGATE=Examples/SplashDemo/SplashDemo/AppDelegate.swift,Examples/SplashDemo/SplashDemo/DemoLog.swift,Examples/SplashDemo/SplashDemo/DemoRun.swift,Examples/SplashDemo/SplashDemo/DemoShape.swift,Examples/SplashDemo/SplashDemo/DemoStatus.swift,Examples/SplashDemo/SplashDemo/DemoStatusViewController.swift,Examples/SplashDemo/SplashDemo/DemoSwitches.swift,Examples/SplashDemo/SplashDemo/DemoUpdater.swift,Examples/SplashDemo/SplashDemo/WindowAppDelegate.swift,Examples/SplashDemo/SplashDemo/SplashDemoApp.swift
+        SplashDemo="$demo" \
+        SplashDemoAppDelegate+SPLASHDEMO_APPDELEGATE="$demo,Examples/SplashDemo/SplashDemo/SplashDemoApp.swift"
     ;;
 --self-test) prepare && self_test ;;
 --size) prepare && size ;;

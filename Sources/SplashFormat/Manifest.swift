@@ -15,7 +15,10 @@ package struct Manifest: Codable, Equatable, Sendable {
     /// `rollout`, a `match` or art per language (an earlier SplashApplier refuses it, rather than
     /// show that campaign to every phone); 3 otherwise, which every app out there reads. A slice is
     /// given the schema of what it holds, so only the screens with windows need the newer reader.
-    package var neededSchema: Int {
+    package var neededSchema: Int { Self.schema(needed: campaigns) }
+
+    /// ``neededSchema`` of a manifest holding `campaigns`.
+    private static func schema(needed campaigns: [Campaign]) -> Int {
         if campaigns.contains(where: { $0.snapshots.contains { $0.screen != nil } }) { return 5 }
         return campaigns.contains(where: \.needsSchema4) ? 4 : 3
     }
@@ -340,12 +343,11 @@ package struct Manifest: Codable, Equatable, Sendable {
 
     /// Makes a manifest, of `schema`, or by default the one its campaigns need (``neededSchema``).
     package init(schema: Int? = nil, generator: String, app: App, campaigns: [Campaign], serial: Int? = nil) {
-        self.schema = 3
+        self.schema = schema ?? Self.schema(needed: campaigns)
         self.generator = generator
         self.app = app
         self.campaigns = campaigns
         self.serial = serial
-        self.schema = schema ?? neededSchema
     }
 
     private enum CodingKeys: String, CodingKey { case schema, generator, app, campaigns, serial, screen, certificate, expires, withdrawn, readmitted }

@@ -333,16 +333,7 @@ private struct Reading {
             return read(node, "\(path).\(key)").map { [.light: $0, .dark: $0] }
         }
         let background = perAppearance("background") { reader.color($0, $1) }
-        let image = perAppearance("image") { node, path -> String? in
-            guard let image = reader.string(node, path) else { return nil }
-            var isDirectory: ObjCBool = false
-            let url = URL(fileURLWithPath: image, relativeTo: baseDirectory)
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                reader.error(node, path, "no such image file \"\(image)\" (paths are relative to the campaign file's folder)")
-                return nil
-            }
-            return image
-        }
+        let image = perAppearance("image") { imageFile($0, $1) }
         let width = keys["image_width"].map { reader.number($0, path + ".image_width", in: 0.5...10_000) }
         let respects = keys["image_respects_safe_area"].map { reader.bool($0, path + ".image_respects_safe_area") } ?? false
         guard reader.diagnostics.count == errorsBefore, let background, let image, let respects, width != .some(nil) else { return nil }
@@ -518,20 +509,24 @@ private struct Reading {
             backgroundSource: reader.location(backgroundNode, path + ".background"))
     }
 
+    /// An image path, relative to the campaign's folder, that names a file there (its bytes are read
+    /// and checked later, by ``Artwork``); else nil, reported at `node`.
+    func imageFile(_ node: Node, _ path: String) -> String? {
+        guard let image = reader.string(node, path) else { return nil }
+        var isDirectory: ObjCBool = false
+        let url = URL(fileURLWithPath: image, relativeTo: baseDirectory)
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            reader.error(node, path, "no such image file \"\(image)\" (paths are relative to the campaign file's folder)")
+            return nil
+        }
+        return image
+    }
+
     func layer(_ node: Node, _ path: String, orientations: [Orientation]) -> Campaign.Layer? {
         let keyNames = ["image", "fit", "anchor", "width", "height", "margin", "safe_area", "orientation", "keep", "screen_width", "family"]
         guard let keys = reader.mapping(node, path, keys: keyNames, required: ["image"]) else { return nil }
         let errorsBefore = reader.diagnostics.count
-        let image = keys["image"].flatMap { node -> String? in
-            guard let image = reader.string(node, path + ".image") else { return nil }
-            var isDirectory: ObjCBool = false
-            let url = URL(fileURLWithPath: image, relativeTo: baseDirectory)
-            if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) || isDirectory.boolValue {
-                reader.error(node, path + ".image", "no such image file \"\(image)\" (paths are relative to the campaign file's folder)")
-                return nil
-            }
-            return image
-        }
+        let image = keys["image"].flatMap { imageFile($0, path + ".image") }
         let fit = keys["fit"].map { reader.oneOf($0, path + ".fit", as: Campaign.Fit.self) } ?? .fill
         let anchor = keys["anchor"].map { reader.oneOf($0, path + ".anchor", as: Campaign.Anchor.self) } ?? .center
         let width = keys["width"].map { reader.number($0, path + ".width", in: 0.5...10_000) }

@@ -41,7 +41,7 @@ package enum ScreenSlice: Sendable, CustomStringConvertible {
         if case .pixels(let w, let h) = self { sliced.screen = Manifest.Size(width: min(w, h), height: max(w, h)) }
         // A slice needs only the reader its own snapshots need: an iPhone's slice of a season with
         // iPad windows stays readable by every app out there.
-        sliced.schema = max(min(sliced.schema, sliced.neededSchema), 3)
+        sliced.schema = min(sliced.schema, sliced.neededSchema)
         return sliced
     }
 }
