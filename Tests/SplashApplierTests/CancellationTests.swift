@@ -91,8 +91,11 @@ import Testing
         var fetcher = Season15.fetcher(server, "season", into: folder)
         fetcher.timeout = 60
         let (outcome, took) = try await Self.cancel(after: 300_000_000) { [fetcher] in try await fetcher.fetch() }
-        // Far less than the 60 s it would wait uncancelled; the bound leaves room for a loaded machine.
-        #expect(took < .seconds(2), "ended \(took) after the cancel")
+        // Less than the 60 s it would wait uncancelled (it would then end with a timeout, not
+        // `cancelled`). As for the apply above, the bound leaves room for a loaded test run: 0.1 s
+        // alone, 2.76 s was seen in CI's full `make test` while the long synchronous suites held
+        // both threads of the cooperative pool.
+        #expect(took < .seconds(50), "ended \(took) after the cancel")
         #expect(throws: FetchError.cancelled(folder.path)) { try outcome.get() }
         #expect(server.requests.count == requests, "nothing was asked of the server")
         #expect(Season15.files(folder.appendingPathComponent("bundle")) == before, "the installed bundle is unchanged")
