@@ -7,29 +7,49 @@ import Glibc
 import Darwin
 #endif
 
-/// The applier's writes, each durable before it returns. The executor makes every change through
-/// this protocol, so tests can put a fault-injecting one in its place (a kill after any operation).
+/// How far a write or a flush takes a file's bytes toward stable storage (docs/ios-launch-cache.md
+/// §4). Only a full flush makes anything safe from a power cut on Apple platforms; it covers every
+/// file handed to the drive before it, so many files handed over and one full flush cost one.
+@_spi(Testing) public enum Flush: Sendable, Equatable {
+    /// Left in the system's buffers: a power cut may tear it.
+    case none
+    /// Handed to the drive (`fsync(2)`): on Apple platforms still in the drive's cache, and safe
+    /// only once a later full flush, of any file or folder, has run.
+    case toDrive
+    /// On stable storage, with everything handed to the drive before it (`F_FULLFSYNC` on Apple
+    /// platforms, `fsync(2)` elsewhere).
+    case full
+}
+
+/// The applier's writes. The executor makes every change through this protocol, so tests can put a
+/// fault-injecting one in its place (a kill after any operation, a power cut's losses), or count
+/// its full flushes.
 @_spi(Testing) public protocol ApplierFileSystem: Sendable {
-    /// Writes `data` to a new file at `url`, flushed to stable storage unless `flush` is false.
-    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError)
+    /// Writes `data` to a new file at `url`, flushed as far as `flush` says.
+    func write(_ data: Data, to url: URL, flush: Flush) throws(ApplierError)
+    /// Writes `data` over the file at `url` in place (made when missing), cut to its length, flushed
+    /// as far as `flush` says: no rename, so the file and its folder entry stay the ones made first.
+    /// A reader may find it torn after a kill or power cut. Returns whether the file was made.
+    @discardableResult func overwrite(_ data: Data, at url: URL, flush: Flush) throws(ApplierError) -> Bool
     /// Atomically renames `source` to `target` (same volume); durable once the folder is synced.
     func rename(_ source: URL, to target: URL) throws(ApplierError)
-    /// Makes the renames and removals in a folder durable.
+    /// Makes the renames and removals in a folder durable: a full flush.
     func syncFolder(_ url: URL) throws(ApplierError)
     /// Removes a file or folder; a missing one is fine.
     func remove(_ url: URL) throws(ApplierError)
     /// Creates a folder and its parents.
     func makeFolder(_ url: URL) throws(ApplierError)
-    /// Flushes a file written with `flush: false` to stable storage. It changes nothing a kill
-    /// could see (only what survives a power cut), so a fault-injecting file system may pass it on.
-    func flush(_ url: URL) throws(ApplierError)
+    /// Flushes a file written with less as far as `flush` says. It changes nothing a kill could see
+    /// (only what survives a power cut), so a fault-injecting file system may pass it on.
+    func flush(_ url: URL, _ flush: Flush) throws(ApplierError)
 }
 
 extension ApplierFileSystem {
     /// Writes a whole file through a temporary sibling and a rename: readers see old or new, never
     /// half. `durably` also syncs the folder, for a file others must be able to rely on at once.
-    /// `flush: false` is for a file whose loss costs only work: it can be rebuilt from what is durable.
-    package func replace(_ url: URL, with data: Data, durably: Bool = false, flush: Bool = true) throws(ApplierError) {
+    /// `flush: .none` is for a file whose loss costs only work: it can be rebuilt from what is
+    /// durable; `.toDrive` for one a later full flush covers before anything relies on it.
+    package func replace(_ url: URL, with data: Data, durably: Bool = false, flush: Flush = .full) throws(ApplierError) {
         let partial = url.deletingLastPathComponent().appendingPath(url.lastPathComponent + ApplierFileSystemPartial.suffix)
         try write(data, to: partial, flush: flush)
         try rename(partial, to: url)
@@ -57,9 +77,30 @@ enum ApplierFileSystemPartial {
         folder = ContainedFolder(root)
     }
 
-    public func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
+    public func write(_ data: Data, to url: URL, flush: Flush) throws(ApplierError) {
         let fd = try open(url, .create, O_WRONLY | O_CREAT | O_TRUNC)
         defer { close(fd) }
+        try write(data, to: fd, at: url, flush: flush)
+    }
+
+    @discardableResult public func overwrite(_ data: Data, at url: URL, flush: Flush) throws(ApplierError) -> Bool {
+        // Made when missing, never truncated first: the bytes go over the old ones, then the length is set.
+        let (fd, made): (Int32, Bool)
+        do throws(ApplierError) { (fd, made) = (try open(url, .open, O_WRONLY), false) } catch {
+            guard case .fileSystem(let failure) = error, failure.errno == ENOENT else { throw error }
+            (fd, made) = (try open(url, .create, O_WRONLY | O_CREAT | O_EXCL), true)
+        }
+        defer { close(fd) }
+        try write(data, to: fd, at: url, flush: .none)
+        if Self.retrying({ ftruncate(fd, off_t(data.count)) }) != 0 {
+            throw .fileSystem(FileSystemError(.write, path: url.path, errno: errno))
+        }
+        if let code = Self.flush(fd, flush) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
+        return made
+    }
+
+    /// Writes all of `data` to `fd` from where it stands, then flushes it as far as `flush` says.
+    private func write(_ data: Data, to fd: Int32, at url: URL, flush: Flush) throws(ApplierError) {
         let failure = data.withUnsafeBytes { buffer -> FileSystemError? in
             guard let base = buffer.baseAddress else { return nil }
             var offset = 0
@@ -72,7 +113,7 @@ enum ApplierFileSystemPartial {
             return nil
         }
         if let failure { throw .fileSystem(failure) }
-        if flush, let code = Self.flush(fd) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
+        if let code = Self.flush(fd, flush) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
     }
 
     public func rename(_ source: URL, to target: URL) throws(ApplierError) {
@@ -82,16 +123,16 @@ enum ApplierFileSystemPartial {
         guard code == 0 else { throw .fileSystem(FileSystemError(.rename, path: source.path, destination: target.path, errno: code)) }
     }
 
-    public func flush(_ url: URL) throws(ApplierError) {
+    public func flush(_ url: URL, _ flush: Flush) throws(ApplierError) {
         let fd = try open(url, .open, O_RDONLY)
         defer { close(fd) }
-        if let code = Self.flush(fd) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
+        if let code = Self.flush(fd, flush) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
     }
 
     public func syncFolder(_ url: URL) throws(ApplierError) {
         let dir = try reach(url) { () throws(ContainedFolder.Failure) in try folder.openFolder(url) }
         defer { close(dir) }
-        if let code = Self.flush(dir) { throw .fileSystem(FileSystemError(.syncFolder, path: url.path, errno: code)) }
+        if let code = Self.flush(dir, .full) { throw .fileSystem(FileSystemError(.syncFolder, path: url.path, errno: code)) }
     }
 
     public func remove(_ url: URL) throws(ApplierError) {
@@ -152,11 +193,16 @@ enum ApplierFileSystemPartial {
         }
     }
 
-    /// Flushes `fd` to stable storage; the error number when it could not.
-    private static func flush(_ fd: Int32) -> Int32? {
-        #if canImport(Darwin)
-        if retrying({ fcntl(fd, F_FULLFSYNC) }) == 0 { return nil }
-        #endif
+    /// Flushes `fd` as far as `flush` says; the error number when it could not.
+    private static func flush(_ fd: Int32, _ flush: Flush) -> Int32? {
+        switch flush {
+        case .none: return nil
+        case .toDrive: break
+        case .full:
+            #if canImport(Darwin)
+            if retrying({ fcntl(fd, F_FULLFSYNC) }) == 0 { return nil }
+            #endif
+        }
         return retrying { fsync(fd) } == 0 ? nil : errno
     }
 

@@ -5,8 +5,13 @@ import SplashFormat
 /// (outside Caches, which the OS may purge). A state file is hostile input like any other: one that
 /// does not decode, or whose paths, names or hashes are not the ones this applier makes, is not
 /// trusted; the survey rebuilds the records from what is on disk and the intact backups instead.
+///
+/// The file is written in place, never renamed (one full flush makes a pending mark durable), so a
+/// kill or a power cut may leave it torn: it is sealed (``sealed(_:)``), a first line with the
+/// SHA-256 of the JSON after it, and a torn file is one whose seal does not match.
 package struct ApplierState: Codable {
-    static let currentSchema = 2
+    /// 3: sealed and written in place (2: plain JSON, renamed into place).
+    static let currentSchema = 3
 
     var schema = ApplierState.currentSchema
     /// The key the records and backups belong to: app version, build, and the cache's file names.
@@ -104,9 +109,10 @@ package struct ApplierState: Codable {
     /// The state file for `paths`, or nil with the reason it cannot be trusted (nil reason: none yet).
     package static func load(_ paths: ApplierPaths) -> (state: ApplierState?, problem: String?) {
         guard paths.contained.statusIfReachable(paths.stateURL) != nil else { return (nil, nil) }
-        guard let data = paths.read(paths.stateURL, limit: ReadLimits.stateBytes) else {
+        guard let file = paths.read(paths.stateURL, limit: ReadLimits.stateBytes) else {
             return (nil, "state.json is not a regular file of at most \(ReadLimits.stateBytes) bytes")
         }
+        guard let data = unsealed(file) else { return (nil, "state.json does not match its seal (torn by a kill or a power cut, or edited)") }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let state: ApplierState
@@ -122,11 +128,28 @@ package struct ApplierState: Codable {
     static func savedBundleID(in container: URL) -> String? {
         let url = container.appendingPath(ApplierPaths.support + "/state.json")
         struct Probe: Decodable { var bundleID: String }
-        guard let data = readBounded(url, limit: ReadLimits.stateBytes, within: ContainedFolder(container)),
-            let probe = try? JSONDecoder().decode(Probe.self, from: data),
+        guard let file = readBounded(url, limit: ReadLimits.stateBytes, within: ContainedFolder(container)),
+            let data = unsealed(file), let probe = try? JSONDecoder().decode(Probe.self, from: data),
             ApplierPaths.isBundleIdentifier(probe.bundleID)
         else { return nil }
         return probe.bundleID
+    }
+
+    /// The first line of a sealed state, before the SHA-256 of what follows it.
+    static let sealPrefix = "splashgen-state sha256="
+
+    /// `json` sealed: a first line with its SHA-256, then `json`.
+    package static func sealed(_ json: Data) -> Data {
+        Data((sealPrefix + sha256Hex(json) + "\n").utf8) + json
+    }
+
+    /// The JSON of a sealed state file, when its seal matches it; nil for a torn or unsealed file.
+    package static func unsealed(_ file: Data) -> Data? {
+        guard let newline = file.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let line = String(decoding: file[file.startIndex..<newline], as: UTF8.self)
+        let json = file[(newline + 1)...]
+        guard line.hasPrefix(sealPrefix), line.dropFirst(sealPrefix.count) == sha256Hex(json) else { return nil }
+        return Data(json)
     }
 
     /// What makes this state untrustworthy for `paths`, if anything.
@@ -152,7 +175,7 @@ package struct ApplierState: Codable {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0") && name.utf8.count <= 255
     }
 
-    /// The state file's bytes, never more than ``ReadLimits/stateBytes`` (what ``load(_:)`` reads
+    /// The state file's bytes, sealed, never more than ``ReadLimits/stateBytes`` (what ``load(_:)`` reads
     /// back): at most ``CacheSurvey/mostSnapshots`` records fit many times over; when the lists a
     /// run may drop (the objects checked whole, the campaigns not shown) would pass it, they go, and
     /// the next run decodes objects again.
@@ -161,7 +184,7 @@ package struct ApplierState: Codable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         func encode(_ state: ApplierState) throws(ApplierError) -> Data {
-            do { return try encoder.encode(state) } catch {
+            do { return Self.sealed(try encoder.encode(state)) } catch {
                 throw .fileSystem(FileSystemError(.write, path: "state.json", underlying: "cannot encode the state: \(error)"))
             }
         }

@@ -9,22 +9,27 @@ import Darwin
 
 /// Carries a plan out through the file-system protocol, journaled so that a kill at any operation
 /// leaves every cached file its original or its replacement and the next run ends where an
-/// uninterrupted one would:
+/// uninterrupted one would. A swap makes two full flushes whatever the number of files
+/// (docs/ios-launch-cache.md §4: a full flush covers every file handed to the drive before it):
 /// 0. before anything else is written, every campaign object is read once and, in its original's
 ///    container (``ReplacementFraming``), written to the staging folder while it is checked (size,
-///    hash, header, pixel size) on a second thread, its flush to stable storage running in the
-///    background while the next one is read: a bad object removes what was staged and changes
+///    hash, header, pixel size) on a second thread, handed to the drive (`fsync`) in the
+///    background while the next one is read. A bad object removes what was staged and changes
 ///    nothing else;
-/// 1. new originals are backed up, then the state that points at them is written;
-/// 2. the files about to change are marked pending (and the run unsettled) in the state;
+/// 1. new originals are backed up (handed to the drive) and the backup folder synced (a full
+///    flush); every original coming back is then staged from its verified backup as the objects
+///    were; with no change to make, the state that points at the new backups is written;
+/// 2. the files about to change are marked pending (and the run unsettled) in the state that
+///    points at the backups, written in place and sealed, with one full flush that also makes
+///    every staged file durable; only then does the previous key's backup folder go;
 /// 3. an original is replaced only when its verified backup exists (backed up again from the file
-///    itself when it still holds the recorded original); once every staged object is flushed, each
-///    is renamed over its target, keeping the OS's name (an original coming back is written beside
-///    its target and renamed; a black render with nothing to put in its place is removed, for iOS
-///    to render again); before iOS 13, where the folder cannot be written in place, the
+///    itself when it still holds the recorded original); each staged file is renamed over its
+///    target, keeping the OS's name (a black render with nothing to put in its place is removed,
+///    for iOS to render again); before iOS 13, where the folder cannot be written in place, the
 ///    folder is moved out, edited and moved back, with the move journaled too; one sync of the
-///    folder makes the renames durable;
-/// 4. the state is written settled (not flushed: what it says can be rebuilt from what is durable).
+///    folder (the second full flush) makes the renames durable before the state claims them;
+/// 4. the state is written settled, in place (not flushed: a torn one is rebuilt from what is
+///    durable).
 package struct PlanExecutor {
     let paths: ApplierPaths
     let fs: any ApplierFileSystem
@@ -53,27 +58,39 @@ package struct PlanExecutor {
             try clearFolder(&state, settle: settle)
             return (state, [])
         }
-        // The flushes of staged objects run while the next object is read, and are waited for
-        // before the first rename.
+        // Staged files are handed to the drive while the next object is read, and waited for
+        // before the pending mark's full flush, which covers them.
         let flusher = Flusher(fs: fs)
         defer { flusher.drain() }
         // 0. The plan's records: a file recording one pixel more than its screen has the screen's size there.
-        let staged = try stage(plan.changes, records: plan.state.files, into: staging, flusher: flusher)
+        var staged = try stage(plan.changes, records: plan.state.files, into: staging, flusher: flusher)
         // 1.
-        try backUp(plan.backups, in: &state, previousBackup: previousBackup)
+        try backUp(plan.backups, in: state)
+        // 0, for originals coming back: from the backups as step 1 left them.
+        try stageOriginals(plan.changes, records: state.files, from: state.backup, into: staging, flusher: flusher, staged: &staged)
+        if !plan.changes.isEmpty {
+            // 2. The pending mark also points at the new backups.
+            try flusher.wait()
+            try markPending(plan.changes, staged: staged, in: &state)
+        } else if !plan.backups.isEmpty {
+            // 1, its end: the state that points at the new backups.
+            try writeState(state)
+        }
+        // The previous key's backups go once a durable state no longer points at them.
+        if !plan.backups.isEmpty, let previousBackup, previousBackup != state.backup, ApplierPaths.isBackupFolder(previousBackup) {
+            try fs.remove(paths.url(previousBackup))
+        }
         var problems: [ApplyReport.Problem] = []
         if !plan.changes.isEmpty {
-            // 2.
-            try markPending(plan.changes, staged: staged, in: &state)
             // 3.
-            problems = try swap(plan.changes, staged: staged, in: &state, flusher: flusher)
+            problems = try swap(plan.changes, staged: staged, in: &state)
         }
         // What is left staged belongs to files whose original was lost, left as they are.
         if !staged.isEmpty { try fs.remove(staging) }
-        // 4. Not flushed: every cached file and backup is durable by now, and a state lost to a power
-        // cut is rebuilt (pending marks resolved by reading the files, or records from the backups).
+        // 4. Not flushed: every cached file and backup is durable by now, and a state torn by a power
+        // cut is rebuilt (records from the backups and the files).
         settle(&state)
-        try fs.replace(paths.stateURL, with: try state.encoded(), flush: false)
+        try fs.overwrite(try state.encoded(), at: paths.stateURL, flush: .none)
         return (state, problems)
     }
 
@@ -91,8 +108,9 @@ package struct PlanExecutor {
     }
 
     /// Step 1: new originals are backed up (each read again and checked against the hash the survey
-    /// took), then the state that points at them is written, then the previous key's backups go.
-    private func backUp(_ backups: [String: BackupSource], in state: inout ApplierState, previousBackup: String?) throws(ApplierError) {
+    /// took, handed to the drive), and the folder synced (a full flush, which covers them). The
+    /// state that points at them is written next, by the pending mark when there are changes.
+    private func backUp(_ backups: [String: BackupSource], in state: ApplierState) throws(ApplierError) {
         guard !backups.isEmpty else { return }
         let backup = paths.url(state.backup)
         try paths.checkNoLinks(state.backup)
@@ -105,17 +123,15 @@ package struct PlanExecutor {
                         .read, path: source.path,
                         underlying: "it changed while the applier was backing it up; nothing was replaced, the next run starts again"))
             }
-            try fs.replace(backup.appendingPath(name), with: data)
+            try fs.replace(backup.appendingPath(name), with: data, flush: .toDrive)
         }
         try fs.syncFolder(backup)
-        try writeState(state)
-        if let previousBackup, previousBackup != state.backup, ApplierPaths.isBackupFolder(previousBackup) {
-            try fs.remove(paths.url(previousBackup))
-        }
     }
 
-    /// Step 2: the files about to change are marked pending, and the run unsettled, durably. A
-    /// replacement's hash is its staged file's: the object's picture in the original's container.
+    /// Step 2: the files about to change are marked pending, and the run unsettled, durably: one
+    /// write in place and one full flush, which also covers the staged files handed to the drive
+    /// before it. A replacement's hash is its staged file's: the object's picture in the original's
+    /// container.
     /// The object a file shows is not known again until its change is done: a kill after the rename
     /// must not leave the record naming the picture it had before.
     private func markPending(
@@ -131,11 +147,11 @@ package struct PlanExecutor {
     }
 
     /// Step 3: before iOS 13 the folder is moved out to be edited; leftovers of a killed run's
-    /// writes go; once every staged object is flushed, each file gets what it should hold
-    /// (``put(_:in:staged:state:problems:)``); one sync of the folder makes the renames durable;
-    /// the folder moves back. Returns the originals that could not come back.
+    /// writes go; each file gets what it should hold (``put(_:in:staged:state:problems:)``); one
+    /// sync of the folder makes the renames durable; the folder moves back. Returns the originals
+    /// that could not come back.
     private func swap(
-        _ changes: [ApplyPlan.Change], staged: [String: (url: URL, hash: String)], in state: inout ApplierState, flusher: Flusher
+        _ changes: [ApplyPlan.Change], staged: [String: (url: URL, hash: String)], in state: inout ApplierState
     ) throws(ApplierError) -> [ApplyReport.Problem] {
         let working = moveFolder ? paths.url(paths.editingFolder) : paths.folderURL
         if moveFolder {
@@ -145,8 +161,6 @@ package struct PlanExecutor {
         for entry in paths.contained.listing(working) where entry.hasSuffix(ApplierFileSystemPartial.suffix) {
             try fs.remove(working.appendingPath(entry))
         }
-        // Nothing unflushed is renamed into place.
-        try flusher.wait()
         var problems: [ApplyReport.Problem] = []
         for change in changes {
             try put(change, in: working, staged: staged, state: &state, problems: &problems)
@@ -163,8 +177,9 @@ package struct PlanExecutor {
     /// One file of step 3: a black render with nothing to put in its place is removed, for iOS to
     /// render again; a replacement is renamed over its target, and replaces an original only with a
     /// verified backup of it behind (backed up again from the file itself when it still holds the
-    /// recorded original); an original comes back from its verified backup, written beside its
-    /// target and renamed. A file whose original is nowhere to be had keeps what it holds (reported).
+    /// recorded original); an original comes back as its staged copy of the verified backup,
+    /// renamed over its target. A file whose original is nowhere to be had keeps what it holds
+    /// (reported).
     private func put(
         _ change: ApplyPlan.Change, in working: URL, staged: [String: (url: URL, hash: String)], state: inout ApplierState,
         problems: inout [ApplyReport.Problem]
@@ -193,14 +208,14 @@ package struct PlanExecutor {
             }
             try fs.rename(source.url, to: file)
         } else {
-            guard let copy = paths.read(backup.appendingPath(change.name), holding: record.original) else {
+            guard let source = staged[change.name] else {
                 problems.append(
                     .init(.originalLost, file: change.name, "the backup of the original is missing or damaged; the file keeps what it holds"))
                 record.pending = nil
                 state.files[change.name] = record
                 return
             }
-            try fs.replace(file, with: copy)
+            try fs.rename(source.url, to: file)
         }
         record.current = staged[change.name]?.hash ?? change.target
         record.object = change.snapshot?.object
@@ -214,8 +229,9 @@ package struct PlanExecutor {
 
     /// Reads each campaign object of `changes` once into one buffer, checks it (size, hash, header,
     /// pixel size of the file it replaces) while writing it, in its original's container, to
-    /// `folder`, its flush handed to `flusher`. A bad object removes the staging folder and throws:
-    /// nothing else has been written yet. Returns the staged file of each file name and its hash.
+    /// `folder`, its handing to the drive given to `flusher`. A bad object removes the staging
+    /// folder and throws: nothing else has been written yet. Returns the staged file of each file
+    /// name and its hash.
     private func stage(
         _ changes: [ApplyPlan.Change], records: [String: ApplierState.FileRecord], into folder: URL,
         flusher: Flusher
@@ -294,7 +310,7 @@ package struct PlanExecutor {
                         }
                         return
                     }
-                    try fs.write(file, to: url, flush: false)
+                    try fs.write(file, to: url, flush: .none)
                     let hash = sha256Hex(file)
                     outcome.withLock { $0.hash = hash }
                 } catch {
@@ -320,15 +336,39 @@ package struct PlanExecutor {
         }
     }
 
+    /// Writes the state in place with a full flush (and, the first time, syncs the folder that
+    /// holds it, for its entry).
+    /// Copies each original of `changes` coming back from its verified backup in `backup` to
+    /// `folder`, its handing to the drive given to `flusher`, after step 1 (which may have just
+    /// copied that backup under a new key). One whose backup is missing or damaged is not staged:
+    /// it keeps what it holds (reported by ``put(_:in:staged:state:problems:)``).
+    private func stageOriginals(
+        _ changes: [ApplyPlan.Change], records: [String: ApplierState.FileRecord], from backup: String, into folder: URL,
+        flusher: Flusher, staged: inout [String: (url: URL, hash: String)]
+    ) throws(ApplierError) {
+        for change in changes where change.snapshot == nil && !change.remove {
+            guard let original = records[change.name]?.original,
+                let copy = paths.read(paths.url(backup).appendingPath(change.name), holding: original)
+            else { continue }
+            let url = folder.appendingPath(change.name)
+            try fs.makeFolder(folder)
+            try fs.write(copy, to: url, flush: .none)
+            flusher.flush(url)
+            staged[change.name] = (url, original)
+        }
+    }
+
     private func writeState(_ state: ApplierState) throws(ApplierError) {
-        try fs.replace(paths.stateURL, with: try state.encoded(), durably: true)
+        if try fs.overwrite(try state.encoded(), at: paths.stateURL, flush: .full) {
+            try fs.syncFolder(paths.stateURL.deletingLastPathComponent())
+        }
     }
 }
 
-/// Flushes staged files on background threads while the executor reads and hashes the next object,
-/// so the disk's work overlaps the processor's; the files' flushes overlap each other too, so the
-/// file system can commit them together. ``wait()`` returns once every flush handed over has ended,
-/// and throws the first that failed.
+/// Hands staged files to the drive (`fsync`, ``Flush/toDrive``) on background threads while the
+/// executor reads and hashes the next object, so the disk's work overlaps the processor's; the
+/// files' flushes overlap each other too. ``wait()`` returns once every flush handed over has
+/// ended, and throws the first that failed; the pending mark's full flush then covers them.
 private final class Flusher: @unchecked Sendable {
     private let fs: any ApplierFileSystem
     private let queue = DispatchQueue(label: "splashgen.applier.flush", attributes: .concurrent)
@@ -343,7 +383,7 @@ private final class Flusher: @unchecked Sendable {
     /// Flushes `url` to stable storage.
     func flush(_ url: URL) {
         queue.async(group: group) {
-            do throws(ApplierError) { try self.fs.flush(url) } catch {
+            do throws(ApplierError) { try self.fs.flush(url, .toDrive) } catch {
                 self.failure.withLock { if $0 == nil { $0 = error } }
             }
         }

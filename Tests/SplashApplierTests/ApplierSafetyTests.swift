@@ -152,11 +152,11 @@ import Testing
         }
     }
 
-    /// A link planted where the applier opens a file (its lock, the state's temporary sibling, the
-    /// state itself, a staged object) is refused: the run stops with a named error and the file the
+    /// A link planted where the applier opens a file (its lock, the state, which it writes in
+    /// place, a staged object) is refused: the run stops with a named error and the file the
     /// link points at keeps its bytes. Expectation from first principles: nothing is written through
     /// a link (`O_NOFOLLOW`).
-    @Test(arguments: ["lock", "state.json.splashgen-partial", "swap-staging"])
+    @Test(arguments: ["lock", "state.json", "swap-staging"])
     func aLinkPlantedWhereTheApplierOpensAFileIsRefusedAndItsTargetIsUntouched(_ name: String) throws {
         let bundle = try Bundles.double11.get()
         let sim = try sandbox(Installed.iPhone15)

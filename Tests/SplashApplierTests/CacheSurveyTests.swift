@@ -151,10 +151,31 @@ import Testing
         }
     }
 
+    /// The state is written in place (one full flush for a pending mark), so a kill or a power cut
+    /// can leave it torn: a file whose seal does not match what follows it is not trusted, whether
+    /// torn (a byte of the JSON changed, or the new first half over the old second half), or
+    /// unsealed (the schema 2 file, plain JSON, an earlier applier wrote).
+    @Test func aTornOrUnsealedStateIsNotTrusted() throws {
+        let (paths, _, _) = try Self.replaced(backupHolds: Self.snapshot(40, 80, seed: 1))
+        let sealed = try Data(contentsOf: paths.stateURL)
+        #expect(try CacheSurvey(paths: paths).saved != nil, "as written, it is trusted")
+        var flipped = sealed
+        flipped[flipped.count - 10] ^= 0x01
+        let json = try #require(ApplierState.unsealed(sealed))
+        let older = Data(json.reversed())
+        let halves = sealed.prefix(sealed.count / 2) + older.suffix(sealed.count - sealed.count / 2)
+        for (kind, bytes) in [("a byte changed", flipped), ("torn halves", halves), ("unsealed JSON", json)] {
+            try bytes.write(to: paths.stateURL)
+            let survey = try CacheSurvey(paths: paths)
+            #expect(survey.saved == nil, "\(kind)")
+            #expect(survey.stateProblem == "state.json does not match its seal (torn by a kill or a power cut, or edited)", "\(kind)")
+        }
+    }
+
     @Test func withNoTrustedStateABackupThatDiffersFromTheFileIsItsOriginal() throws {
         let original = Self.snapshot(40, 80, seed: 1), replacement = Self.snapshot(40, 80, seed: 9)
         let paths = try Self.container(["0000000A-0000-4000-8000-000000000000@2x.ktx": replacement])
-        try Data("{".utf8).write(to: paths.stateURL)
+        try ApplierState.sealed(Data("{".utf8)).write(to: paths.stateURL)
         let backup = ApplierPaths.backupFolder(for: Self.key, folder: paths.folder)
         try FileManager.default.createDirectory(at: paths.url(backup), withIntermediateDirectories: true)
         try original.write(to: paths.url(backup).appendingPathComponent("0000000A-0000-4000-8000-000000000000@2x.ktx"))

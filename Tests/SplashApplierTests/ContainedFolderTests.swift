@@ -44,14 +44,16 @@ import Testing
 
     /// One call of each kind on a path below `a/`.
     static let calls: [(String, @Sendable (POSIXFileSystem, Tree) throws(ApplierError) -> Void)] = [
-        ("write a new file", { fs, tree throws(ApplierError) in try fs.write(Data("x".utf8), to: tree.url("a/b/new"), flush: true) }),
-        ("write over a file", { fs, tree throws(ApplierError) in try fs.write(Data("x".utf8), to: tree.url("a/b/file"), flush: false) }),
+        ("write a new file", { fs, tree throws(ApplierError) in try fs.write(Data("x".utf8), to: tree.url("a/b/new"), flush: .full) }),
+        ("write over a file", { fs, tree throws(ApplierError) in try fs.write(Data("x".utf8), to: tree.url("a/b/file"), flush: .none) }),
+        ("overwrite a file in place", { fs, tree throws(ApplierError) in try fs.overwrite(Data("x".utf8), at: tree.url("a/b/file"), flush: .full) }),
+        ("overwrite a missing file", { fs, tree throws(ApplierError) in try fs.overwrite(Data("x".utf8), at: tree.url("a/b/new"), flush: .none) }),
         ("replace a file", { fs, tree throws(ApplierError) in try fs.replace(tree.url("a/b/file"), with: Data("x".utf8)) }),
         ("rename a file", { fs, tree throws(ApplierError) in try fs.rename(tree.url("a/b/file"), to: tree.url("a/b/moved")) }),
         ("remove a file", { fs, tree throws(ApplierError) in try fs.remove(tree.url("a/b/file")) }),
         ("remove a folder", { fs, tree throws(ApplierError) in try fs.remove(tree.url("a/b")) }),
         ("make a folder", { fs, tree throws(ApplierError) in try fs.makeFolder(tree.url("a/b/sub/new")) }),
-        ("flush a file", { fs, tree throws(ApplierError) in try fs.flush(tree.url("a/b/file")) }),
+        ("flush a file", { fs, tree throws(ApplierError) in try fs.flush(tree.url("a/b/file"), .full) }),
         ("sync a folder", { fs, tree throws(ApplierError) in try fs.syncFolder(tree.url("a/b")) }),
         ("take the lock", { fs, tree throws(ApplierError) in _ = try ApplierLock(at: tree.url("a/b/lock"), in: fs, timeout: 0) }),
     ]
@@ -97,7 +99,7 @@ import Testing
         let alias = temporaryFolder("alias").appendingPathComponent("container")
         try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: tree.root)
         #expect(readBounded(alias.appendingPathComponent("a/b/file"), limit: 100, within: ContainedFolder(alias)) == tree.precious)
-        try POSIXFileSystem(root: alias).write(Data("y".utf8), to: alias.appendingPathComponent("a/b/new"), flush: true)
+        try POSIXFileSystem(root: alias).write(Data("y".utf8), to: alias.appendingPathComponent("a/b/new"), flush: .full)
         #expect(try Data(contentsOf: tree.url("a/b/new")) == Data("y".utf8))
 
         try tree.plantLink()
@@ -167,8 +169,8 @@ import Testing
         let tree = try? Tree()
         guard let tree else { Issue.record("no scratch tree"); return }
         let fs = POSIXFileSystem(root: tree.url("a"))
-        #expect(throws: ApplierError.self) { try fs.write(Data(), to: tree.url("outside"), flush: false) }
-        #expect(throws: ApplierError.self) { try fs.write(Data(), to: tree.url("a/../outside"), flush: false) }
+        #expect(throws: ApplierError.self) { try fs.write(Data(), to: tree.url("outside"), flush: .none) }
+        #expect(throws: ApplierError.self) { try fs.write(Data(), to: tree.url("a/../outside"), flush: .none) }
         #expect(!FileManager.default.fileExists(atPath: tree.url("outside").path))
     }
 }

@@ -7,21 +7,27 @@ import SplashSimulator
 import SplashTestSupport
 import Testing
 
-/// A file system that stops dead at a set operation, leaving the disk as a power cut would: every
-/// operation before it done, none after, the data of every file written without a flush that was
-/// not flushed since torn (half its bytes, wherever renames took it), and every rename that no
-/// sync of its source's or target's folder made durable undone (a rename is a change to folder
-/// entries, on disk only once the folder is synced: `fsync(2)` of the folder; on journaling file
-/// systems one transaction, so a sync of either folder commits it whole). With `inside`, a write
-/// that is the operation cut is cut halfway through (its first half on disk, unflushed, so torn).
-/// Removals are kept whole.
+/// A file system that stops dead at a set operation, leaving the disk as a power cut on an Apple
+/// device would: every operation before it done, none after; the data of every file not fully
+/// flushed since it was written torn (half its bytes, wherever renames took it), where a file
+/// handed to the drive (`fsync`, ``Flush/toDrive``) counts as fully flushed only once a later full
+/// flush of any file or folder has run (`F_FULLFSYNC` flushes the drive's whole cache;
+/// docs/ios-launch-cache.md §4); and every rename that no sync of its source's or target's folder
+/// made durable undone (a rename is a change to folder entries, on disk only once the folder is
+/// synced: `fsync(2)` of the folder; on journaling file systems one transaction, so a sync of
+/// either folder commits it whole). With `inside`, a write that is the operation cut is cut
+/// halfway through (its first half on disk, unflushed, so torn). Removals are kept whole. It
+/// counts the full flushes (a folder's sync is one).
 final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
     private let lock = NSLock()
     private var remaining: Int
     private let inside: Bool
     private let real: POSIXFileSystem
-    /// Files whose bytes are not yet on stable storage: path → the bytes written.
-    private var unflushed: [String: Data] = [:]
+    /// Files whose bytes are not yet on stable storage: path → the bytes written, and whether they
+    /// were handed to the drive (then a later full flush makes them safe).
+    private var unflushed: [String: (data: Data, toDrive: Bool)] = [:]
+    /// The full flushes so far: files written or flushed with ``Flush/full``, and folder syncs.
+    private(set) var fullFlushes = 0
     /// Whether the cut came inside a write, and how many files it tore.
     private(set) var cutInsideWrite = false
     private(set) var torn = 0
@@ -52,7 +58,7 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
             remaining -= 1
             guard remaining == -1 else { return remaining < -1 }
             if inside { during() }
-            for (path, data) in unflushed where FileManager.default.fileExists(atPath: path) {
+            for (path, (data, _)) in unflushed where FileManager.default.fileExists(atPath: path) {
                 _ = FileManager.default.createFile(atPath: path, contents: data.prefix(data.count / 2))
                 torn += 1
             }
@@ -64,14 +70,43 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
         if cut { throw Self.kill }
     }
 
-    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
+    func write(_ data: Data, to url: URL, flush: Flush) throws(ApplierError) {
         try step {
             cutInsideWrite = true
             _ = FileManager.default.createFile(atPath: url.path, contents: data.prefix(data.count / 2))
-            unflushed[url.path] = data
+            unflushed[url.path] = (data, false)
         }
         try real.write(data, to: url, flush: flush)
-        lock.withLock { unflushed[url.path] = flush ? nil : data }
+        lock.withLock { wrote(data, at: url.path, flush) }
+    }
+
+    /// Cut inside, the file holds the new bytes' first half and the old bytes after them.
+    func overwrite(_ data: Data, at url: URL, flush: Flush) throws(ApplierError) -> Bool {
+        try step {
+            cutInsideWrite = true
+            let old = FileManager.default.contents(atPath: url.path) ?? Data()
+            _ = FileManager.default.createFile(atPath: url.path, contents: data.prefix(data.count / 2) + old.dropFirst(data.count / 2))
+            unflushed[url.path] = (data, false)
+        }
+        let made = try real.overwrite(data, at: url, flush: flush)
+        lock.withLock { wrote(data, at: url.path, flush) }
+        return made
+    }
+
+    /// Notes a file written (under the lock).
+    private func wrote(_ data: Data, at path: String, _ flush: Flush) {
+        switch flush {
+        case .none, .toDrive: unflushed[path] = (data, flush == .toDrive)
+        case .full:
+            unflushed[path] = nil
+            flushedFully()
+        }
+    }
+
+    /// A full flush (under the lock): every file handed to the drive is now safe.
+    private func flushedFully() {
+        fullFlushes += 1
+        unflushed = unflushed.filter { !$0.value.toDrive }
     }
 
     func rename(_ source: URL, to target: URL) throws(ApplierError) {
@@ -93,6 +128,7 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
         try real.syncFolder(url)
         let folder = url.standardizedFileURL.path
         lock.withLock {
+            flushedFully()
             unsynced.removeAll { rename in
                 [rename.source, rename.target].contains { URL(fileURLWithPath: $0).deletingLastPathComponent().standardizedFileURL.path == folder }
             }
@@ -127,16 +163,22 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
     func makeFolder(_ url: URL) throws(ApplierError) { try step(); try real.makeFolder(url) }
 
     /// Not an operation a kill can cut (it changes nothing a process sees), but its file's bytes are
-    /// then safe from a power cut.
-    func flush(_ url: URL) throws(ApplierError) {
-        try real.flush(url)
-        lock.withLock { _ = unflushed.removeValue(forKey: url.path) }
+    /// then handed to the drive, or safe from a power cut.
+    func flush(_ url: URL, _ flush: Flush) throws(ApplierError) {
+        try real.flush(url, flush)
+        lock.withLock {
+            guard let data = unflushed[url.path]?.data else {
+                if flush == .full { flushedFully() }
+                return
+            }
+            wrote(data, at: url.path, flush)
+        }
     }
 
     /// A rename carries the unflushed bytes of a file, or of every file below a folder, along; the
     /// target's own are replaced.
     private func move(_ source: String, to target: String) {
-        var moved: [String: Data] = [:]
+        var moved: [String: (data: Data, toDrive: Bool)] = [:]
         for (path, data) in unflushed {
             if Self.isAt(path, source) {
                 moved[target + path.dropFirst(source.count)] = data

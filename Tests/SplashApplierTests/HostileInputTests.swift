@@ -45,10 +45,9 @@ import Testing
         _ = try applier(sim, bundle: bundle, now: during).apply()
         let outside = temporaryFolder("outside")
         try Data("precious".utf8).write(to: outside.appendingPathComponent("keep"))
-        let stateURL = sim.container.appendingPathComponent(support + "/state.json")
-        var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: stateURL)) as? [String: Any])
+        var state = try #require(try JSONSerialization.jsonObject(with: StateFile.json(in: sim.container)) as? [String: Any])
         state["backup"] = "../../../../../../../../.." + outside.path
-        try JSONSerialization.data(withJSONObject: state).write(to: stateURL)
+        try StateFile.write(json: JSONSerialization.data(withJSONObject: state), in: sim.container)
         _ = try sim.update(version: "5.3", build: "200")
         let report = try applier(sim, bundle: bundle, now: after).apply()
         #expect(report.problems.map(\.code).contains(.stateRebuilt))
@@ -136,13 +135,12 @@ import Testing
         let sim = try sandbox(Installed.iPhone15)
         let originals = try sim.cachedFiles()
         _ = try applier(sim, bundle: bundle, now: during).apply()
-        let stateURL = sim.container.appendingPathComponent(support + "/state.json")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: stateURL)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: StateFile.json(in: sim.container)) as? [String: Any])
         var files = try #require(object["files"] as? [String: Any])
         files.removeValue(forKey: try #require(files.keys.sorted().first))
         var edited = object
         edited["files"] = files
-        try JSONSerialization.data(withJSONObject: edited).write(to: stateURL)
+        try StateFile.write(json: JSONSerialization.data(withJSONObject: edited), in: sim.container)
         let report = try applier(sim, bundle: bundle, now: during).apply()
         #expect(report.campaign == "double11")
         _ = try applier(sim, bundle: bundle, now: after).apply()

@@ -15,7 +15,8 @@ import Testing
 /// queue, so the log is locked), and carries each out on the real disk.
 final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
     enum Operation: Equatable {
-        case write(String, flush: Bool), rename(String, String), syncFolder(String), remove(String), makeFolder(String), flush(String)
+        case write(String, flush: Flush), overwrite(String, flush: Flush), rename(String, String), syncFolder(String), remove(String)
+        case makeFolder(String), flush(String, Flush)
     }
     private let lock = NSLock()
     private var log: [Operation] = []
@@ -28,15 +29,19 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
     var operations: [Operation] { lock.withLock { log } }
     private func note(_ operation: Operation) { lock.withLock { log.append(operation) } }
 
-    func write(_ data: Data, to url: URL, flush: Bool) throws(ApplierError) {
+    func write(_ data: Data, to url: URL, flush: Flush) throws(ApplierError) {
         try real.write(data, to: url, flush: flush); note(.write(url.path, flush: flush))
+    }
+    func overwrite(_ data: Data, at url: URL, flush: Flush) throws(ApplierError) -> Bool {
+        defer { note(.overwrite(url.path, flush: flush)) }
+        return try real.overwrite(data, at: url, flush: flush)
     }
     func rename(_ source: URL, to target: URL) throws(ApplierError) { try real.rename(source, to: target); note(.rename(source.path, target.path)) }
     func syncFolder(_ url: URL) throws(ApplierError) { try real.syncFolder(url); note(.syncFolder(url.path)) }
     func remove(_ url: URL) throws(ApplierError) { try real.remove(url); note(.remove(url.path)) }
     func makeFolder(_ url: URL) throws(ApplierError) { try real.makeFolder(url); note(.makeFolder(url.path)) }
     /// Slow on purpose, so a rename that did not wait for its flush would be logged before it.
-    func flush(_ url: URL) throws(ApplierError) { usleep(20_000); try real.flush(url); note(.flush(url.path)) }
+    func flush(_ url: URL, _ flush: Flush) throws(ApplierError) { usleep(20_000); try real.flush(url, flush); note(.flush(url.path, flush)) }
 }
 
 /// Campaign objects are read once, verified and staged before anything else is written; a staged
@@ -102,7 +107,7 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
 
     /// The objects state.json records as checked whole (``ApplierState/verified``).
     func verifiedObjects(_ sim: SandboxSimulator) throws -> Set<String> {
-        guard let data = try? Data(contentsOf: sim.container.appendingPathComponent(Self.support + "/state.json")) else { return [] }
+        guard let data = try? StateFile.json(in: sim.container) else { return [] }
         let state = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return Set(state?["verified"] as? [String] ?? [])
     }
@@ -133,6 +138,9 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
     }
 
     @Test func aStagedObjectIsRenamedIntoPlaceOnlyAfterItIsFlushedAndThePendingMarkIsDurable() throws {
+        // The order of docs/ios-launch-cache.md §4: each staged file handed to the drive, then the
+        // pending mark written in place with a full flush (which covers them), then the renames,
+        // then the launch folder's sync: two full flushes.
         let bundle = try Bundles.double11.get()
         let sim = try sandbox(Installed.iPhone15)
         _ = try applier(sim, bundle: bundle, now: before).apply()
@@ -145,20 +153,28 @@ final class RecordingFileSystem: ApplierFileSystem, @unchecked Sendable {
         let folder = try sim.snapshotFolder(sim.model()).path
         let renames = log.enumerated().filter { if case .rename(let source, _) = $0.element { source.hasPrefix(stagingPath + "/") } else { false } }
         #expect(renames.count == 4)
-        for (index, operation) in renames {
+        for (_, operation) in renames {
             guard case .rename(let source, let target) = operation else { continue }
             #expect(target == folder + "/" + (source as NSString).lastPathComponent)
-            // Written unflushed, then flushed, both before the rename.
-            let wrote = log.firstIndex(of: .write(source, flush: false)), flushed = log.firstIndex(of: .flush(source))
-            #expect(wrote != nil && flushed != nil && wrote! < flushed! && flushed! < index, "\(source)")
+            // Written unflushed, then handed to the drive, both before the pending mark.
+            let wrote = log.firstIndex(of: .write(source, flush: .none)), flushed = log.firstIndex(of: .flush(source, .toDrive))
+            let mark = log.firstIndex(of: .overwrite(state, flush: .full))
+            #expect(wrote != nil && flushed != nil && mark != nil && wrote! < flushed! && flushed! < mark!, "\(source)")
         }
-        // The pending mark (the state renamed into place, its folder synced) comes before the first rename.
+        // The pending mark (the state written in place, fully flushed) comes before the first rename.
         let firstRename = renames.map(\.offset).min()!
-        let stateRenamed = log.firstIndex { if case .rename(_, let target) = $0 { target == state } else { false } }
-        #expect(stateRenamed != nil && stateRenamed! < firstRename)
-        // (Flushes run on their own queue and may fall anywhere in the log.)
-        let next = log[(stateRenamed! + 1)...].first { if case .flush = $0 { false } else { true } }
-        #expect(next == .syncFolder((state as NSString).deletingLastPathComponent))
+        let marks = log.indices.filter { log[$0] == .overwrite(state, flush: .full) }
+        #expect(marks.count == 1 && marks[0] < firstRename)
+        // Nothing else is fully flushed but the launch folder, once, after the renames; the state
+        // settles in place, unflushed.
+        let full = log.filter {
+            switch $0 {
+            case .write(_, .full), .overwrite(_, .full), .flush(_, .full), .syncFolder: true
+            default: false
+            }
+        }
+        #expect(full == [.overwrite(state, flush: .full), .syncFolder(folder)])
+        #expect(log.last == .overwrite(state, flush: .none))
         // One sync of the launch folder after the renames makes them durable; nothing is left staged.
         let lastRename = renames.map(\.offset).max()!
         #expect(log[(lastRename + 1)...].contains(.syncFolder(folder)))

@@ -180,3 +180,24 @@ package func splashgen(_ arguments: [String]) throws -> ProcessRun {
 
 /// ``splashgen(_:)`` with its arguments listed.
 package func splashgen(_ arguments: String...) throws -> ProcessRun { try splashgen(arguments) }
+
+/// The applier's state file (`state.json`, sealed: ``ApplierState/sealed(_:)``), read as its JSON
+/// and written back sealed, for tests that look into it or edit it.
+package enum StateFile {
+    package static func url(in container: URL) -> URL {
+        container.appendingPathComponent("Library/Application Support/splashgen/state.json")
+    }
+
+    /// The JSON inside the state file; an error when the file is missing or its seal does not match.
+    package static func json(in container: URL) throws -> Data {
+        guard let json = ApplierState.unsealed(try Data(contentsOf: url(in: container))) else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: url(in: container).path])
+        }
+        return json
+    }
+
+    /// Writes `json` as the state file, sealed.
+    package static func write(json: Data, in container: URL) throws {
+        try ApplierState.sealed(json).write(to: url(in: container))
+    }
+}
