@@ -37,7 +37,10 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v15)],
     products: [
         .executable(name: "splashgen", targets: ["splashgen"]),
+        /** Applies a bundle from a folder, and nothing more: for an app that delivers bundles its own way. */
         .library(name: "SplashApplier", targets: ["SplashApplier"]),
+        /** The fetcher and the one-call updater, built on SplashApplier: what most apps link. */
+        .library(name: "SplashUpdater", targets: ["SplashUpdater"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -50,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "splashgen",
             dependencies: [
-                "SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashSimulator",
+                "SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashUpdater", "SplashSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,21 +92,25 @@ let package = Package(
         ),
         /** Run time, in the app: survey the launch cache, plan what each file should hold, carry it out. */
         .target(name: "SplashApplier", dependencies: ["SplashFormat"], resources: [.copy("PrivacyInfo.xcprivacy")]),
+        /** Run time, in the app: fetch a signed season from a CDN, and the updater that fetches, applies and schedules the next refresh. */
+        .target(name: "SplashUpdater", dependencies: ["SplashApplier", "SplashFormat"]),
         /** A model of what iOS does to an app's launch cache, on an on-device-equivalent container folder; it imports none of the generator. */
         .target(
-            name: "SplashSimulator", dependencies: ["SplashApplier", "SplashFormat"] + imagingLibraries,
+            name: "SplashSimulator", dependencies: ["SplashApplier", "SplashUpdater", "SplashFormat"] + imagingLibraries,
             resources: [.copy("Resources/screens.json"), .copy("Resources/launch-screen")]),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
-        .executableTarget(name: "splashbench", dependencies: ["SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashSimulator"]),
+        .executableTarget(
+            name: "splashbench", dependencies: ["SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashUpdater", "SplashSimulator"]),
         /** What every test target shares (scratch folders). */
         .target(name: "SplashTestSupport", path: "Tests/SplashTestSupport"),
         .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat", "SplashFormatWriting", "SplashTestSupport"], resources: [.copy("Fixtures")]),
         /** The scenes the applier's and the simulator's tests play in: bundles splashgen builds, containers the simulated OS wrote, an nginx on 127.0.0.1. */
         .target(
-            name: "SplashScenarios", dependencies: ["SplashSimulator", "SplashCore", "SplashFormatWriting", "SplashApplier", "SplashTestSupport"],
+            name: "SplashScenarios", dependencies: ["SplashSimulator", "SplashCore", "SplashFormatWriting", "SplashApplier", "SplashUpdater", "SplashTestSupport"],
             path: "Tests/SplashScenarios", exclude: ["Fixtures"]),
         .testTarget(
-            name: "SplashApplierTests", dependencies: ["SplashApplier", "SplashFormatWriting", "SplashScenarios", "SplashSimulator", "SplashCore", "SplashTestSupport"]),
+            name: "SplashApplierTests",
+            dependencies: ["SplashApplier", "SplashUpdater", "SplashFormatWriting", "SplashScenarios", "SplashSimulator", "SplashCore", "SplashTestSupport"]),
         .testTarget(
             name: "SplashSimulatorTests", dependencies: ["SplashSimulator", "SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashScenarios", "SplashTestSupport"]),
         .testTarget(

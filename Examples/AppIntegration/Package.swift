@@ -8,7 +8,7 @@ let package = Package(
     products: [.library(name: "AppIntegration", targets: ["AppIntegration"])],
     dependencies: [.package(path: "../..")],
     targets: [
-        .target(name: "AppIntegration", dependencies: [.product(name: "SplashApplier", package: "splashgen")])
+        .target(name: "AppIntegration", dependencies: [.product(name: "SplashUpdater", package: "splashgen")])
     ],
     swiftLanguageModes: [.v6]
 )

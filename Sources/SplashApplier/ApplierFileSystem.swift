@@ -182,7 +182,7 @@ enum ApplierFileSystemPartial {
     }
 
     /// A walk's failure as the applier's error: a link named as one.
-    static func applierError(_ failure: ContainedFolder.Failure, root: URL) -> ApplierError {
+    package static func applierError(_ failure: ContainedFolder.Failure, root: URL) -> ApplierError {
         switch failure {
         case .link(let path): return .symbolicLink(path)
         case .outside(let path): return .fileSystem(FileSystemError(.open, path: path, underlying: "outside \(root.path), where every change is made"))

@@ -722,7 +722,7 @@ public struct SnapshotApplier: Sendable {
 
     /// Marks a folder as not to be backed up to iCloud or a computer: backups and bundles can be
     /// made again (docs/ios-launch-cache.md §9).
-    static func excludeFromBackup(_ url: URL) {
+    package static func excludeFromBackup(_ url: URL) {
         #if canImport(Darwin)
         var folder = url
         var values = URLResourceValues()

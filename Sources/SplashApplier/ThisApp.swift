@@ -35,10 +35,6 @@ package struct AppFacts: Sendable {
     /// The screen's size in pixels as the OS sizes launch snapshots (``ScreenSize/init(points:scale:)``).
     package var screen: ScreenSize { ScreenSize(points: points, scale: scale) }
 
-    /// Where the fetcher keeps what it downloads: `Library/Application Support/splashgen/downloads`,
-    /// outside Caches (which the OS may purge) and beside the applier's own records.
-    package var downloads: URL { container.appendingPath(ApplierPaths.support + "/downloads") }
-
     /// An applier for `bundle` that reads cached files with `decoder`; an Info.plist without a
     /// version or a build is refused by name, since the launch cache is kept per version and build.
     package func applier(bundle: URL?, trust: BundleTrust, decoder: any SnapshotPixelDecoder) throws(ApplierError) -> SnapshotApplier {
@@ -53,14 +49,6 @@ package struct AppFacts: Sendable {
         applier.launchScreenColors = launchScreenColors
         (applier.language, applier.region, applier.deviceFamily) = (language, region, deviceFamily)
         return applier
-    }
-
-    /// A fetcher of the season published at `base`, for this screen and the appearances the app's
-    /// cache holds.
-    package func fetcher(base: URL, trust: BundleTrust) -> BundleFetcher {
-        var fetcher = BundleFetcher(base: base, folder: downloads, screen: screen, trust: trust, bundleID: bundleID)
-        fetcher.appearances = InterfaceStyle(infoPlistValue: interfaceStyle).appearances
-        return fetcher
     }
 }
 
@@ -77,7 +65,7 @@ extension ScreenSize {
 #if canImport(UIKit) && os(iOS)
 extension ScreenSize {
     /// A screen's size in pixels as the OS sizes its launch snapshots (what
-    /// ``BundleFetcher/forThisApp(base:trust:screen:)`` fetches for): pass the scene's screen,
+    /// SplashUpdater's fetcher fetches for): pass the scene's screen,
     /// `windowScene.screen`, never `UIScreen.main`, which iOS 16 deprecates and which is not the
     /// scene's screen.
     @MainActor public init(screen: UIScreen) {
@@ -146,14 +134,4 @@ extension SnapshotApplier {
     }
 }
 
-extension BundleFetcher {
-    /// A fetcher for this app as it runs, in one call: the season at `base`, `screen` (the scene's
-    /// screen in pixels as the OS sizes launch snapshots, ``ScreenSize/init(screen:)`` of
-    /// `windowScene.screen`; an app remembers it for a launch the system makes in the background,
-    /// which may have no scene), the appearances its `UIUserInterfaceStyle` allows, its bundle
-    /// identifier, and a downloads folder of its own in `Library/Application Support/splashgen/downloads`.
-    @MainActor public static func forThisApp(base: URL, trust: BundleTrust, screen: ScreenSize) -> BundleFetcher {
-        AppFacts.current(points: (Double(screen.width), Double(screen.height)), scale: 1).fetcher(base: base, trust: trust)
-    }
-}
 #endif

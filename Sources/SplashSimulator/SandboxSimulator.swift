@@ -1,5 +1,6 @@
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
+import SplashUpdater
 import SplashFormat
 
 /// An on-device-equivalent app container in a folder, and a small model of what SpringBoard does

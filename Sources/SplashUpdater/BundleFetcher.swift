@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Testing) import SplashApplier
 import SplashFormat
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import Foundation
 import SplashApplier
+import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting

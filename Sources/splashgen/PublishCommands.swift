@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
+import SplashUpdater
 import SplashCore
 import SplashFormat
 

@@ -3,6 +3,7 @@
 // completes whole or leaves the container exactly as it was.
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
+@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashScenarios

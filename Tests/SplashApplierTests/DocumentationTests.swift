@@ -5,12 +5,23 @@ import Testing
 @Suite struct DocumentationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
 
-    @Test func theIntegrationGuideQuotesTheCompiledIntegrationExampleVerbatim() throws {
+    @Test(arguments: ["ShopAppDelegate.swift", "ShopApp.swift"])
+    func theIntegrationGuideQuotesTheCompiledIntegrationExampleVerbatim(_ file: String) throws {
         let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/ios-integration.md"), encoding: .utf8)
-        let example = try String(
-            contentsOf: Self.root.appendingPathComponent("Examples/AppIntegration/Sources/AppIntegration/LaunchScreenUpdater.swift"),
-            encoding: .utf8)
+        let example = try String(contentsOf: Self.root.appendingPathComponent("Examples/AppIntegration/Sources/AppIntegration/" + file), encoding: .utf8)
         #expect(guide.contains("```swift\n" + example + "```\n"))
+    }
+
+    /// The README's integration is the one call the example makes, and five lines.
+    @Test func theReadmesIntegrationIsTheExamplesCallInFiveLines() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/AppIntegration/Sources/AppIntegration/ShopAppDelegate.swift"), encoding: .utf8)
+        let call = example.split(separator: "\n").drop { !$0.contains("LaunchScreenUpdater.start(") }.prefix { !$0.contains("return true") }
+        #expect(call.count == 5, "\(call)")
+        let quoted = call.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+        let lines = readme.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+        #expect(lines.contains("import SplashUpdater\n" + quoted), "the README shows the example's call")
     }
 
     /// Every comment that cites the iOS facts cites a section docs/ios-launch-cache.md has, and none
@@ -52,9 +63,10 @@ import Testing
         let types = try #require(plist["NSPrivacyAccessedAPITypes"] as? [[String: Any]])
         let timestamps = types.first { $0["NSPrivacyAccessedAPIType"] as? String == "NSPrivacyAccessedAPICategoryFileTimestamp" }
         #expect(timestamps?["NSPrivacyAccessedAPITypeReasons"] as? [String] == ["C617.1"])
-        // The declaration is needed: the applier and the bytes it shares call these.
+        // The declaration is needed: the applier, the bytes it shares and the updater (which links
+        // the applier, so its manifest covers both products) call these.
         var sources = ""
-        for folder in ["Sources/SplashApplier", "Sources/SplashFormat"] {
+        for folder in ["Sources/SplashApplier", "Sources/SplashFormat", "Sources/SplashUpdater"] {
             let enumerator = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
             while let name = enumerator?.nextObject() as? String {
                 guard name.hasSuffix(".swift") else { continue }

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) @_spi(UnsignedBundles) import SplashApplier
+@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 // Expectations: what Publisher wrote to the tree, read back as plain JSON (not through Manifest);

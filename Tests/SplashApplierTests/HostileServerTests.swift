@@ -1,5 +1,6 @@
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
+@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashScenarios

@@ -5,6 +5,7 @@
 // behind. The deploy's check (scripts/verify-season.sh) is OpenSSL's, not this code's.
 import Foundation
 @_spi(Testing) import SplashApplier
+@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting

@@ -5,6 +5,7 @@
 // default.yaml: from 2026-01-01, no end).
 import Foundation
 @_spi(Testing) import SplashApplier
+@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting

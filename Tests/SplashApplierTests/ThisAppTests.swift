@@ -1,5 +1,6 @@
 import Foundation
 import SplashApplier
+@_spi(Testing) import SplashUpdater
 import Testing
 
 /// What `SnapshotApplier.forThisApp` and `BundleFetcher.forThisApp` make of the running app (iOS

@@ -5,6 +5,7 @@
 // brings back what the season online withdrew.
 import Foundation
 @_spi(Testing) import SplashApplier
+@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting

@@ -2,6 +2,7 @@
 // run's own, published into trees an nginx serves.
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
+@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting

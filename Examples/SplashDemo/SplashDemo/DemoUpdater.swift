@@ -1,17 +1,17 @@
-import AppIntegration
 import Foundation
-import SplashApplier
+import SplashUpdater
 import UIKit
 
-/// The README's `LaunchScreenUpdater` (Examples/AppIntegration, linked as it is), with what that
-/// code fixes in constants taken from ``DemoSwitches`` instead: the season's URL or a local bundle
-/// folder, the pinned key, and (DEBUG builds) the applier's clock. Each run's outcome goes to
-/// ``DemoRun/path`` in the app's data container and to the log.
+/// The demo's splashgen, on the library's updater (SplashUpdater, linked as an app links it), with
+/// what an app fixes in its configuration taken from ``DemoSwitches`` instead: the season's URL or a
+/// local bundle folder, the pinned key, and (DEBUG builds) the applier's clock. Each run's outcome
+/// goes to ``DemoRun/path`` in the app's data container and to the log.
 ///
-/// A launch's update starts once a scene is connected: `LaunchScreenUpdater` takes the screen from
-/// the app's connected window scene (remembered for background refreshes), and runs nothing before
-/// one was ever connected. The run record gets the same screen (`LaunchScreenUpdater.sceneScreen()`),
-/// never `UIScreen.main`.
+/// A launch's update starts once a scene is connected: the screen is the connected window scene's
+/// (``LaunchScreenUpdater/sceneScreen()``, remembered for background refreshes), never
+/// `UIScreen.main`; nothing runs before a scene was ever connected. Each run is the library's
+/// ``LaunchScreenUpdater/update(fetcher:applier:now:longest:log:)``, the update ``LaunchScreenUpdater/start(_:)``
+/// makes, given the switches' source, trust and clock.
 enum DemoUpdater {
     /// Whether this launch's update has started (``start(from:)`` runs one per launch).
     @MainActor private static var started = false
@@ -23,20 +23,20 @@ enum DemoUpdater {
         guard !started else { return }
         started = true
         let switches = DemoSwitches(defaults: .standard)
-        let size = LaunchScreenUpdater.sceneScreen()?.size
-        Task { await update(switches, screen: size, startedBy: caller) }
+        let screen = LaunchScreenUpdater.sceneScreen()
+        Task { await update(switches, screen: screen, startedBy: caller) }
     }
 
     /// Runs what the switches ask, records it, shows it in the window, and returns the applier's
     /// report (nil when nothing ran or the applier stopped).
     @discardableResult
-    static func update(_ switches: DemoSwitches, screen: ScreenSize?, startedBy caller: String) async -> ApplyReport? {
+    static func update(_ switches: DemoSwitches, screen: (size: ScreenSize, scale: Int)?, startedBy caller: String) async -> ApplyReport? {
         let home = URL(fileURLWithPath: NSHomeDirectory())
         let system = ProcessInfo.processInfo.operatingSystemVersion
         var run = DemoRun(switches: switches, ios: OSVersion(major: system.majorVersion, minor: system.minorVersion))
         run.startedBy = caller
-        run.screen = screen
-        let report = await update(switches, recording: &run)
+        run.screen = screen?.size
+        let report = await update(switches, screen: screen, recording: &run)
         do { try run.write(home: home) } catch {
             DemoLog.error("could not write \(DemoRun.path): \(error)")
         }
@@ -46,13 +46,8 @@ enum DemoUpdater {
         return report
     }
 
-    private static func update(_ switches: DemoSwitches, recording run: inout DemoRun) async -> ApplyReport? {
-        let source: LaunchScreenUpdater.Source
-        if let folder = switches.bundleFolder {
-            source = .folder(folder)
-        } else if let season = switches.seasonURL {
-            source = .season(season)
-        } else {
+    private static func update(_ switches: DemoSwitches, screen: (size: ScreenSize, scale: Int)?, recording run: inout DemoRun) async -> ApplyReport? {
+        guard switches.runsSplashgen else {
             run.note = "no -SplashDemoBundleFolder or -SplashDemoSeasonURL: splashgen did not run, the OS's cache is as the OS wrote it"
             return nil
         }
@@ -62,26 +57,45 @@ enum DemoUpdater {
             run.error = error.description
             return nil
         }
-        let now = switches.now
-        let report = await LaunchScreenUpdater.update(from: source, trust: trust, clock: { now ?? Date() })
-        if let report {
-            run.apply = report
-        } else if run.screen == nil {
-            run.error = "no window scene had been connected when the update started: LaunchScreenUpdater runs nothing before one is (the log says)"
-        } else {
-            run.error = "the applier stopped (its error is in the log)"
+        guard let screen else {
+            run.error = "no window scene had been connected when the update started: nothing runs before one is"
+            return nil
         }
-        return report
+        // A folder given is applied as it is; else the season is fetched first.
+        let fetcher = await MainActor.run { () -> BundleFetcher? in
+            guard switches.bundleFolder == nil, let season = switches.seasonURL else { return nil }
+            return BundleFetcher.forThisApp(base: season, trust: trust, screen: screen.size)
+        }
+        let folder = switches.bundleFolder
+        let now = switches.now ?? Date()
+        let events = EventLog()
+        _ = await LaunchScreenUpdater.update(
+            fetcher: fetcher,
+            applier: { bundle throws(ApplierError) in
+                var applier = try await LaunchScreenUpdater.forThisApp(bundle: folder ?? bundle, trust: trust, screenScale: screen.scale)
+                applier.clock = { now }
+                return applier
+            }, now: now,
+            log: { event in
+                DemoLog.notice("\(event)")
+                events.append(event)
+            })
+        for event in events.all {
+            switch event {
+            case .applied(let report): run.apply = report
+            case .applyFailed(let error): run.error = "the applier stopped: \(error)"
+            case .fetchFailed(let error): run.note = "the fetch failed (the bundle installed before, if any, was applied): \(error)"
+            default: break
+            }
+        }
+        return run.apply
     }
+}
 
-    /// Registers the background refresh (`LaunchScreenUpdater.register`, which each update asks for
-    /// again); called from `application(_:didFinishLaunchingWithOptions:)`. A refresh the system
-    /// starts carries no launch arguments, so it does what a launch without switches does: nothing
-    /// but record that (with the screen the updater would use).
-    static func register() {
-        LaunchScreenUpdater.register {
-            let screen = await MainActor.run { LaunchScreenUpdater.sceneScreen()?.size }
-            return await update(DemoSwitches(defaults: .standard), screen: screen, startedBy: "a background refresh")
-        }
-    }
+/// The events of one update, appended from whichever thread the updater logs on.
+private final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [LaunchScreenUpdater.Event] = []
+    func append(_ event: LaunchScreenUpdater.Event) { lock.withLock { events.append(event) } }
+    var all: [LaunchScreenUpdater.Event] { lock.withLock { events } }
 }
