@@ -7,6 +7,7 @@ BUILD_PACKAGES :=
 FAST_PACKAGES :=
 TEST_PACKAGES := nginx shellcheck jq
 BENCH_PACKAGES := imagemagick astc-encoder
+SIZE_PACKAGES := lld
 # Homebrew names a formula; `brew list` knows it once installed.
 install = missing=$$(for p in $(1); do brew list $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v brew >/dev/null; then brew install $$missing; else echo "please install Homebrew, then: brew install $$missing"; exit 1; fi; fi
 # The page tests drive Chrome or Chromium: $$CHROMIUM, or either app in /Applications (never installed here).
@@ -19,6 +20,8 @@ BUILD_PACKAGES := pkg-config libpng-dev zlib1g-dev libastcenc-dev libstb-dev fon
 FAST_PACKAGES := $(BUILD_PACKAGES) python3 python3-pip
 TEST_PACKAGES := $(FAST_PACKAGES) nginx chromium shellcheck python3-yaml jq xxd openssl
 BENCH_PACKAGES := imagemagick astcenc
+# `make size` links iOS apps with Debian's ld64.lld (the Swift toolchain's refuses the iOS platform).
+SIZE_PACKAGES := lld
 install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); if [ -n "$$missing" ]; then if command -v apt-get >/dev/null; then $(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; else echo "please install: $$missing"; exit 1; fi; fi
 browser = true
 RESOURCES := resources
@@ -38,7 +41,7 @@ SEASON := season
 # The signing key: a CI secret's path in SIGNING_KEY, or a throwaway one made in Output/.
 SIGNING_KEY ?= Output/signing-key
 
-.PHONY: build-deps fast-deps deps bench-deps build run install lint format test test-fast fuzz bench bundles reproducible ios-check clean
+.PHONY: build-deps fast-deps deps bench-deps build run install lint format test test-fast fuzz bench bundles reproducible ios-check size clean
 
 # pyliblzfse (PyPI) wraps Apple's reference LZFSE: the tests' oracle for splashgen's own codec.
 build-deps: ; @$(call install,$(BUILD_PACKAGES))
@@ -57,7 +60,8 @@ install: build-deps ; swift build -c release --product splashgen && rm -rf $(DES
 lint: ; swift format lint --strict --recursive Sources Tests Examples Fuzz && scripts/lint-workflows.sh
 format: ; swift format format --in-place --recursive Sources Tests Examples Fuzz
 # The fuzz targets need libFuzzer and lld, which Xcode's toolchain lacks: on a Mac, `make test` says so.
-test: deps lint ; swift test && $(FUZZ)
+# The app library's DocC catalogs are built too, and any warning fails (scripts/docc.sh).
+test: deps lint ; swift test && scripts/docc.sh && $(FUZZ)
 test-fast: fast-deps ; swift test --skip '$(SLOW_SUITES)'
 # libFuzzer targets, one per parser, for a fixed number of inputs each (scripts/fuzz.sh says which limits).
 fuzz: deps ; scripts/fuzz.sh
@@ -66,4 +70,6 @@ $(SIGNING_KEY): ; $(SPLASHGEN) keygen -o $@
 bundles: build $(SIGNING_KEY) ; @set -e; epoch=$$(scripts/commit-time.sh); for c in $(CAMPAIGNS); do $(SPLASHGEN) build campaigns/$$c.yaml && $(SPLASHGEN) pack Output/$$c -o Output/$$c.zip --key $(SIGNING_KEY) && $(SPLASHGEN) verify Output/$$c.zip --key $(SIGNING_KEY).pub && $(SPLASHGEN) preview Output/$$c -o Output/$$c-preview/index.html; done && SOURCE_DATE_EPOCH="$$epoch" $(SPLASHGEN) publish Output/$(SEASON) -o Output/cdn/$(SEASON) --key $(SIGNING_KEY)
 reproducible: bundles ; @set -e; rm -rf Output/.again; for c in $(CAMPAIGNS); do $(SPLASHGEN) build campaigns/$$c.yaml -o Output/.again --no-cache >/dev/null && diff -r Output/$$c Output/.again/$$c --exclude=manifest.sig && $(SPLASHGEN) pack Output/.again/$$c -o Output/.again/$$c.zip >/dev/null && $(SPLASHGEN) pack Output/$$c -o Output/.again/$$c-first.zip >/dev/null && cmp Output/.again/$$c.zip Output/.again/$$c-first.zip && echo "$$c: a second build from scratch gives identical bytes"; done
 ios-check: ; @IOS_SDK="$(IOS_SDK)" scripts/ios-check.sh
+# What the app-side products add to an app, linked and dead-stripped (scripts/ios-check.sh --size; docs/benchmarks.md#app-size).
+size: ; @if [ -n "$(IOS_SDK)" ]; then $(call install,$(SIZE_PACKAGES)); fi && IOS_SDK="$(IOS_SDK)" scripts/ios-check.sh --size
 clean: ; rm -rf .build .build-fuzz .build-ios-check Output/*/ Output/cdn Output/*.zip Output/*.png Output/*-preview Output/signing-key* Output/.cache Output/.again Output/.staging-* Output/.old-*

@@ -71,7 +71,7 @@ package struct ApplierState: Codable {
         /// force with this file's snapshot): what the report says the file shows.
         package var campaign: String? = nil
         /// The original is the OS's black render, told against the app's own screen when it was
-        /// backed up (``BlackRender``): it is never put back.
+        /// backed up (`BlackRender`): it is never put back.
         package var blackRender: Bool? = nil
         /// Set while the file is being changed to this hash; the next run reads the file to learn
         /// which of the two it holds, should the applier have been killed in between.

@@ -95,7 +95,7 @@ public struct ApplyReport: Codable, Equatable, Sendable {
             /// and never put back; the message says what goes there instead.
             case originalBlackRender = "original-black-render"
             /// An original the OS has just rendered could not be told good or black against the app's
-            /// own screen (``BlackRender``: it differs outside the image views, or the evidence is short);
+            /// own screen (`BlackRender`: it differs outside the image views, or the evidence is short);
             /// the message says why. It is kept as a good original, and comes back.
             case blackRenderUndecided = "black-render-undecided"
             /// `restore` with no records to trust and no bundle: the cached files cannot be told from a

@@ -12,9 +12,9 @@ public typealias Appearance = SplashFormat.Appearance
 public typealias Orientation = SplashFormat.Orientation
 /// The running iOS version.
 public typealias OSVersion = SplashFormat.OSVersion
-/// A screen's size in pixels (what ``BundleFetcher`` fetches for).
+/// A screen's size in pixels (what SplashUpdater's `BundleFetcher` fetches for).
 public typealias ScreenSize = SplashFormat.ScreenSize
-/// Turns a cached snapshot into pixels (``ImageIODecoder`` on Apple platforms).
+/// Turns a cached snapshot into pixels (`ImageIODecoder` on Apple platforms).
 public typealias SnapshotPixelDecoder = SplashFormat.SnapshotPixelDecoder
 /// The part of a snapshot the classifier reads.
 public typealias SnapshotSample = SplashFormat.SnapshotSample
@@ -22,7 +22,7 @@ public typealias SnapshotSample = SplashFormat.SnapshotSample
 public typealias RGBAImage = SplashFormat.RGBAImage
 /// One pixel's colour.
 public typealias RGBAColor = SplashFormat.RGBAColor
-/// Why a bundle is not trusted (inside ``ApplierError/badBundle(_:)`` and ``FetchError``).
+/// Why a bundle is not trusted (inside ``ApplierError/badBundle(_:)`` and SplashUpdater's `FetchError`).
 public typealias BundleProblem = SplashFormat.BundleProblem
 /// Why a key does not read (``PinnedKey``).
 public typealias SignatureError = SplashFormat.SignatureError

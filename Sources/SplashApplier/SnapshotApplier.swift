@@ -38,7 +38,7 @@ public struct SnapshotApplier: Sendable {
     public var interfaceStyle: InterfaceStyle = .automatic
     /// For an app whose launch screen is the Info.plist `UILaunchScreen` dictionary: its background
     /// colour in each appearance, as the app resolves it (`UIColor(named:)` of its `UIColorName`
-    /// in a light and a dark trait collection; ``forThisApp(bundle:trust:screenScale:)`` does). The
+    /// in a light and a dark trait collection; `forThisApp(bundle:trust:screenScale:)` does on iOS). The
     /// classifier tells each cached file's appearance by it where the bundle describes a
     /// `UILaunchScreen` app (or there is no bundle); a bundle that describes a storyboard's marker
     /// is read by its marker. Nil: by the bundle's description alone.
@@ -60,7 +60,7 @@ public struct SnapshotApplier: Sendable {
     /// for it. On Apple platforms every outcome also goes to the unified log (`os_log`,
     /// subsystem `splashgen`, category `applier`), at the `info` level.
     public var outcome: (@Sendable (Result<ApplyReport, ApplierError>) -> Void)?
-    /// This install's rollout draw, 0 to 9,999 (``Manifest/Campaign/rollsOut(toBucket:)``); nil: the
+    /// This install's rollout draw, 0 to 9,999 (`Manifest.Campaign.rollsOut(toBucket:)`); nil: the
     /// one drawn at random the first time a bundle had a campaign with a `rollout`, and kept in
     /// `Library/Application Support/splashgen/rollout-draw`. It never leaves the phone: it is no
     /// device identifier, and nothing is sent anywhere.
@@ -665,7 +665,7 @@ public struct SnapshotApplier: Sendable {
 
     /// Each original the OS has just rendered (about to be backed up from the cache), told against
     /// the app's own screen for this app version as the bundle draws it, with its image views
-    /// (``BlackRender``): a black render is recorded and reported; one that cannot be told is
+    /// (`BlackRender`): a black render is recorded and reported; one that cannot be told is
     /// reported as undecided and kept as a good original. Nothing is told without such a reference,
     /// or for a file whose size or appearance the bundle's own screen lacks.
     private func tellBlackRenders(_ records: inout Records, survey: CacheSurvey, bundle: SnapshotBundle?) {

@@ -145,7 +145,8 @@ public struct BundleFetcher: Sendable {
         let needed = try objects(of: slice.manifest)
         if needed.isEmpty, !slice.manifest.campaigns.isEmpty { report.campaignsWithoutThisScreen = slice.manifest.campaigns.map(\.id) }
         let installedObjects = installed.appendingPath("objects")
-        if slice.unchanged, needed.values.allSatisfy({ sizeOf(installedObjects.appendingPath($0.object)) == $0.bytes }) {
+        let allInstalled = await BlockingWork.run { needed.values.allSatisfy { fetcher.sizeOf(installedObjects.appendingPath($0.object)) == $0.bytes } }
+        if slice.unchanged, allInstalled {
             if slice.etag != slice.held?.etag { try await writeFile(Data((slice.etag ?? "").utf8), to: installed.appendingPath("etag")) }
             report.notModified = true
             return report
@@ -162,14 +163,19 @@ public struct BundleFetcher: Sendable {
     /// from it, no link followed), and its lock: one fetch at a time per folder (the app's launch
     /// and a background refresh may overlap).
     private func takeFolder() async throws(FetchError) -> ApplierLock {
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            // Foundation keeps the system's error number as the underlying POSIX error.
-            let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
-            throw .fileSystem(
-                FileSystemError(.makeFolder, path: folder.path, errno: cause, underlying: cause == nil ? (error as NSError).localizedDescription : nil))
+        let folder = folder
+        try await BlockingWork.run { () throws(FetchError) in
+            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                // Foundation keeps the system's error number as the underlying POSIX error.
+                let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap {
+                    $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil
+                }
+                throw .fileSystem(
+                    FileSystemError(.makeFolder, path: folder.path, errno: cause, underlying: cause == nil ? (error as NSError).localizedDescription : nil))
+            }
+            var info = stat()
+            if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(folder.path) }
         }
-        var info = stat()
-        if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(folder.path) }
         let (lockURL, timeout, root) = (folder.appendingPath("lock"), min(timeout, secondsLeft), folder)
         do throws(ApplierError) {
             // Waited for no longer than the fetch's deadline allows, and no longer once cancelled.
@@ -199,20 +205,23 @@ public struct BundleFetcher: Sendable {
     /// older manifest). The rank is the key certificate's version, then the serial: a season under
     /// an older certificate is signed by a retired key, whatever its serial.
     private func newSlice(report: inout FetchReport) async throws(FetchError) -> Slice {
-        let held = heldBundle()
+        // The installed manifest (up to 8 MiB) is read and decoded on the queue for blocking work.
+        let fetcher = self
+        let (held, highWater) = await BlockingWork.run { (fetcher.heldBundle(), fetcher.highWater()) }
         let heldRank = held.flatMap {
             $0.manifest.app.bundleID == bundleID || bundleID == nil ? Rank(version: $0.manifest.keyVersion, serial: $0.manifest.serial ?? 0) : nil
         }
-        let floor = max(highWater(), heldRank ?? Rank(version: 0, serial: 0))
+        let floor = max(highWater, heldRank ?? Rank(version: 0, serial: 0))
         // Revalidated only when it is this app's slice for this screen and these appearances.
         let current = held.flatMap { $0.fetchedFor == fetchedFor && (bundleID == nil || $0.manifest.app.bundleID == bundleID) ? $0 : nil }
         try checkCancelled()
         let (body, etag, signatureText) = try await slice(revalidating: current, report: &report)
-        let manifest: Manifest
-        do { manifest = try Manifest.decode(from: body) } catch {
-            switch error {
-            case .newerSchema(let found, let supported): throw .badBundle(.newerSchema(found: found, supported: supported))
-            case .malformed(let detail): throw .badBundle(.malformedManifest(detail))
+        let manifest = try await BlockingWork.run { () throws(FetchError) -> Manifest in
+            do throws(ManifestError) { return try Manifest.decode(from: body) } catch {
+                switch error {
+                case .newerSchema(let found, let supported): throw .badBundle(.newerSchema(found: found, supported: supported))
+                case .malformed(let detail): throw .badBundle(.malformedManifest(detail))
+                }
             }
         }
         if let bundleID, manifest.app.bundleID != bundleID { throw .badBundle(.otherApp(expected: bundleID, found: manifest.app.bundleID)) }
@@ -252,8 +261,11 @@ public struct BundleFetcher: Sendable {
     /// queue, never the cooperative pool; only the downloads are awaited here.
     private func stage(_ needed: [String: Manifest.Snapshot], report: inout FetchReport) async throws(FetchError) {
         let stagedObjects = staging.appendingPath("objects"), installedObjects = installed.appendingPath("objects")
-        try makeFolder(stagedObjects)
-        try refuseLink(stagedObjects)
+        let fetcher = self
+        try await BlockingWork.run { () throws(FetchError) in
+            try fetcher.makeFolder(stagedObjects)
+            try fetcher.refuseLink(stagedObjects)
+        }
         let contained = contained
         for name in needed.keys.sorted() {
             guard let snapshot = needed[name] else { continue }
@@ -294,16 +306,18 @@ public struct BundleFetcher: Sendable {
     /// cancellation stops it: from the install on, it finishes); then the serial is recorded.
     private func complete(_ slice: Slice, keeping needed: [String: Manifest.Snapshot]) async throws(FetchError) {
         let stagedObjects = staging.appendingPath("objects")
-        for entry in contained.listing(stagedObjects)
-        where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
-            try remove(stagedObjects.appendingPath(entry))
+        let fetcher = self
+        try await BlockingWork.run { () throws(FetchError) in
+            for entry in fetcher.contained.listing(stagedObjects)
+            where needed[entry] == nil && (isObjectName(entry) || entry.hasSuffix(".partial")) {
+                try fetcher.remove(stagedObjects.appendingPath(entry))
+            }
         }
         if let signature = slice.signature { try await writeFile(Data(signature.utf8), to: staging.appendingPath(BundleSignature.fileName)) }
         try await writeFile(Data((slice.etag ?? "").utf8), to: staging.appendingPath("etag"))
         try await writeFile(Data(fetchedFor.utf8), to: staging.appendingPath("fetched-for"))
         try await writeFile(slice.body, to: staging.appendingPath("manifest.json"))
         try checkCancelled()
-        let fetcher = self
         try await BlockingWork.run { () throws(FetchError) in try fetcher.install() }
         // After the install: a failed one must not make its own serial look replayed. A kill in between
         // leaves the installed bundle's rank, which counts too.
@@ -339,7 +353,7 @@ public struct BundleFetcher: Sendable {
     }
 
     /// An installed bundle as the fetcher reads it.
-    private struct Held {
+    private struct Held: Sendable {
         var manifest: Manifest
         var data: Data
         var etag: String?
@@ -369,7 +383,7 @@ public struct BundleFetcher: Sendable {
     /// How seasons are ordered on a phone: by the version of the key certificate they carry, then by
     /// serial. Kept in the folder's `serial` file as `<serial>` (no certificate, as before
     /// certificates existed) or `<serial> <version>`.
-    struct Rank: Comparable {
+    struct Rank: Comparable, Sendable {
         var version: Int, serial: Int
 
         static func < (a: Rank, b: Rank) -> Bool { (a.version, a.serial) < (b.version, b.serial) }

@@ -7,7 +7,7 @@ import UIKit
 #endif
 
 /// Keeps the app's launch screen in step with the season `splashgen publish` put on a CDN, in one
-/// call: ``start(_:)`` from `application(_:didFinishLaunchingWithOptions:)` or a SwiftUI `App`'s
+/// call: `start(_:)` (iOS) from `application(_:didFinishLaunchingWithOptions:)` or a SwiftUI `App`'s
 /// `init`, with the season's address, the pinned root key and the refresh task's identifier.
 ///
 /// From then on, on iOS:
@@ -20,7 +20,7 @@ import UIKit
 ///
 /// The app's Info.plist lists the identifier in `BGTaskSchedulerPermittedIdentifiers` and has
 /// `fetch` in `UIBackgroundModes`. Elsewhere (macOS, Linux: the simulator and tests) nothing is
-/// registered: ``update(fetcher:applier:now:log:)`` is the same update, given its parts.
+/// registered: ``update(fetcher:applier:now:longest:log:)`` is the same update, given its parts.
 public enum LaunchScreenUpdater {
     /// What the updater needs to know.
     public struct Configuration: Sendable {
