@@ -1,7 +1,7 @@
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
-import SplashUpdater
 import SplashFormat
+import SplashUpdater
 
 /// An on-device-equivalent app container in a folder, and a small model of what SpringBoard does
 /// to it: install and update (render the launch screen, cache it with fresh UUID names in the

@@ -1,10 +1,10 @@
 import Foundation
 import SplashApplier
-import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting
 import SplashSimulator
+import SplashUpdater
 
 #if canImport(Glibc)
 import Glibc

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
-import SplashUpdater
 import SplashCore
 import SplashFormat
+import SplashUpdater
 
 /// `splashgen publish`.
 struct PublishCommand: ParsableCommand {

@@ -3,12 +3,12 @@
 // completes whole or leaves the container exactly as it was.
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
-@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
+@_spi(Testing) import SplashUpdater
 import Testing
 
 @Suite struct CancellationTests {

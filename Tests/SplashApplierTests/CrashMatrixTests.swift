@@ -1,11 +1,11 @@
 import Foundation
 @_spi(Testing) @_spi(UnsignedBundles) import SplashApplier
-@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
+@_spi(Testing) import SplashUpdater
 import Testing
 
 /// A file system that stops dead at a set operation, leaving the disk as a power cut on an Apple

@@ -1,6 +1,5 @@
 import Foundation
 @_spi(Testing) @_spi(UnsignedBundles) import SplashApplier
-@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 // Expectations: what Publisher wrote to the tree, read back as plain JSON (not through Manifest);
@@ -11,6 +10,7 @@ import SplashFormatWriting
 import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
+@_spi(Testing) import SplashUpdater
 import Testing
 
 /// The published season on a real server (Debian's nginx on 127.0.0.1), fetched as the app does,

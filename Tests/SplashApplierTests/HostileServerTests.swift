@@ -1,10 +1,10 @@
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
-@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashScenarios
 import SplashTestSupport
+@_spi(Testing) import SplashUpdater
 import Testing
 
 /// What a hostile or broken server sends cannot blow up the fetcher's memory, outlast its

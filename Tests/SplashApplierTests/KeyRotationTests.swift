@@ -5,13 +5,13 @@
 // behind. The deploy's check (scripts/verify-season.sh) is OpenSSL's, not this code's.
 import Foundation
 @_spi(Testing) import SplashApplier
-@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting
 import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
+@_spi(Testing) import SplashUpdater
 import Testing
 
 /// A root and the online keys it certifies, made for one test.

@@ -5,13 +5,13 @@
 // default.yaml: from 2026-01-01, no end).
 import Foundation
 @_spi(Testing) import SplashApplier
-@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting
 import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
+@_spi(Testing) import SplashUpdater
 import Testing
 
 @Suite(.serialized) struct SeasonExpiryTests {

@@ -5,13 +5,13 @@
 // brings back what the season online withdrew.
 import Foundation
 @_spi(Testing) import SplashApplier
-@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting
 import SplashScenarios
 import SplashSimulator
 import SplashTestSupport
+@_spi(Testing) import SplashUpdater
 import Testing
 
 @Suite(.serialized) struct WithdrawTests {

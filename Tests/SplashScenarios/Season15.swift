@@ -2,12 +2,12 @@
 // run's own, published into trees an nginx serves.
 import Foundation
 @_spi(UnsignedBundles) import SplashApplier
-@_spi(Testing) import SplashUpdater
 import SplashCore
 import SplashFormat
 import SplashFormatWriting
 import SplashSimulator
 import SplashTestSupport
+@_spi(Testing) import SplashUpdater
 
 /// A season for the iPhone 15: the app's own screen all year
 /// (no end, priority 0), Double 11 (priority 10), a day of mourning (priority 100).
