@@ -9,10 +9,14 @@
 #                   vImage, Core Text, AppleTextureEncoder), imports SplashFormat; it type-checks
 #                   for iOS because it uses only API that macOS 13 and iOS 15 both have
 #   SplashApplier   Sources/SplashApplier, imports SplashFormat
+#   SplashUpdater   Sources/SplashUpdater: the fetcher and the one-call updater (BackgroundTasks,
+#                   UIKit), imports SplashApplier
 #   SimulatorOSCodecs  Sources/SplashSimulator/OSCodecs.swift and OSCodecs+Apple.swift, the simulated
 #                   OS's own codecs on Apple platforms (with scripts/ios-check/simulator's stand-in
 #                   for SimulatorError): macOS code, checked against the iOS SDK's same frameworks
-#   AppIntegration  Examples/AppIntegration/Sources/AppIntegration, the README's app code
+#   AppIntegration  Examples/AppIntegration/Sources/AppIntegration/ShopAppDelegate.swift, the
+#                   README's app code (its SwiftUI entry point, ShopApp.swift, is compiled by the
+#                   macOS CI job only: the 16.5 SDK's SwiftUI interface does not load in Swift 6.3)
 #   SplashDemo      Examples/SplashDemo/SplashDemo, the demo app's Swift, which its three shapes
 #                   share, but for SplashDemoApp.swift (the SwiftUI `@main` of the scene-based
 #                   shapes: the 16.5 SDK's SwiftUI interface does not load in Swift 6.3). Checked
@@ -24,8 +28,9 @@
 # for arm64-apple-ios<MIN>, MIN being the `.iOS(...)` of Package.swift's `platforms:`.
 #
 #   make ios-check IOS_SDK=path/to/iPhoneOS16.5.sdk     scripts/ios-check.sh [--self-test | --size]
+#   make size IOS_SDK=path/to/iPhoneOS16.5.sdk          (scripts/ios-check.sh --size, below)
 #
-# Without IOS_SDK it says it skipped and exits 0. Otherwise it prints one line per module, the errors
+# Without IOS_SDK it says it skipped and exits 0, whatever the mode. Otherwise it prints one line per module, the errors
 # as file:line:col: error: message, and a summary; it exits 1 when there are errors. Full compiler
 # output: .build-ios-check/arm64-apple-ios<MIN>/logs/<module>.log. --self-test proves the check
 # bites: it must reject scripts/ios-check/self-test/Planted.swift (a wrong argument label; iOS 16
@@ -33,6 +38,29 @@
 # backend as it is and reject a copy of it with one planted type error. Also read from the
 # environment: SWIFTC (default: swiftc on PATH), IOS_CHECK_ROOT (check another checkout, e.g. a
 # `git archive` of an older commit; default: this one).
+#
+# --size (`make size IOS_SDK=...`) measures what the app-side products add to an app, linked:
+#  1. SplashFormat, SplashApplier and, once the folder exists, SplashUpdater (Sources/<name>), in that
+#     order, each one `swiftc -c -Osize -wmo -parse-as-library -package-name splashgen -swift-version 6
+#     -target arm64-apple-ios<MIN>` to an object (.build-ios-check/size/plain). Without
+#     Sources/SplashUpdater the product set is SplashApplier alone, fetcher included, and it says so.
+#  2. Three apps (scripts/ios-check/app-size/*.swift, built the same way but as an app: no
+#     -package-name): Baseline (a UIKit app delegate, none of splashgen), ApplierApp (Baseline plus
+#     SnapshotApplier.forThisApp, apply(), restore(), status() and their reports) and UpdaterApp
+#     (ApplierApp plus LaunchScreenUpdater.start, BundleFetcher.forThisApp and fetch()), each an
+#     arm64 iOS executable linked by
+#     Debian's ld64.lld (`apt-get install lld`; LD64 names another) against the SDK's .tbd stubs
+#     with -dead_strip and --icf=all, as Xcode links a release build (size_link says which names
+#     may stay undefined, and why).
+#  3. Prints `size: <product>: +N KB __TEXT, +N KB __DATA_CONST, +N KB __DATA`: ApplierApp's and
+#     UpdaterApp's segments less Baseline's, a segment being its sections' bytes (support.py
+#     segments: not rounded to pages, zero-fill left out); KB = 1,000 bytes, as docs/benchmarks.md
+#     counts; and how much of it lld 14's lazy binding adds, which ld64 does not for iOS 15+.
+#  4. Then the same with the modules built with -Xfrontend -internalize-at-link, then with
+#     -Xfrontend -disable-reflection-metadata, each apart (.build-ios-check/size/<flag>), and what
+#     each saves: what an app would save if built with the flag. Package.swift is not changed.
+#  5. Last, how many public types and symbols an app sees in each module (their symbol graphs).
+# About 4 minutes on 2 cores, most of it the nine module builds.
 #
 # How, and why each piece is needed (Swift 6.x for Linux; checked with 6.3.1 and the 16.5 SDK):
 #
@@ -60,7 +88,8 @@
 #    Swift 6 declarations the code uses (typed-throws withUnsafe(Mutable)BufferPointer on Array,
 #    ArraySlice, ContiguousArray; `Result.get() throws(Failure)`; `_willThrowTyped`, without which
 #    SILGen crashes on the first typed `throw`) to res/iphoneos/Swift.swiftmodule/, where the
-#    compiler looks before the SDK. Likewise scripts/ios-check/patch-dispatch.py gives a copy of the
+#    compiler looks before the SDK. As in Swift 6, they are `@_alwaysEmitIntoClient`, with bodies:
+#    --size links their code into the app, as a build against a Swift 6 SDK does. Likewise scripts/ios-check/patch-dispatch.py gives a copy of the
 #    Dispatch overlay the Sendable conformances that Xcode 16+ SDKs (the ones Swift 6 mode builds
 #    with) declare and the 16.5 SDK lacks: without them `static let queue = DispatchQueue(...)` is
 #    reported "not concurrency-safe", which Xcode accepts. (Other SDK types that became Sendable
@@ -80,7 +109,7 @@ SWIFTC=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 SUPPORT=$HERE/ios-check/support.py
 
 if [ -z "${IOS_SDK:-}" ]; then
-    echo "ios-check: skipped: no iOS SDK (set IOS_SDK=path/to/iPhoneOS16.5.sdk)"
+    echo "ios-check: ${1:+$1: }skipped: no iOS SDK (set IOS_SDK=path/to/iPhoneOS16.5.sdk)"
     exit 0
 fi
 SDK=$(cd "$IOS_SDK" 2>/dev/null && pwd) || { echo "ios-check: IOS_SDK=$IOS_SDK is not a folder" >&2; exit 2; }
@@ -137,7 +166,8 @@ check() {
             count=$((count + 1))
         fi
         total=$((total + count))
-        local note="${#files[@]} file$([ "${#files[@]}" = 1 ] || echo s)"
+        local note
+        note="${#files[@]} file$([ "${#files[@]}" = 1 ] || echo s)"
         [ "$warnings" = 0 ] || note="$note, $warnings warning$([ "$warnings" = 1 ] || echo s)"
         if [ "$count" = 0 ]; then
             echo "ios-check: $name: ok ($note)"
@@ -147,7 +177,8 @@ check() {
         fi
     done
     local list
-    list=$(IFS=,; echo "${names[*]}" | sed 's/,/, /g')
+    list=$(IFS=,; echo "${names[*]}")
+    list=${list//,/, }
     echo "ios-check: $total error$([ "$total" = 1 ] || echo s) in $list at $triple"
     [ "$total" = 0 ]
 }
@@ -173,7 +204,9 @@ self_test() {
             echo "ios-check self-test: $name: ok ($(tail -n 1 <<<"$out" | sed 's/^ios-check: //'))"
         else
             echo "ios-check self-test: $name: WRONG, the check printed:"
-            sed 's/^/    /' <<<"$out"
+            local printed
+            mapfile -t printed <<<"$out"
+            printf '    %s\n' "${printed[@]}"
             failures=$((failures + 1))
         fi
     }
@@ -204,39 +237,164 @@ self_test() {
         "$hidden 'acceptingUnsignedBundles' is inaccessible due to '@_spi' protection level" \
         "$hidden 'fileSystem' is inaccessible due to '@_spi' protection level" "SplashApplier: ok"
     expect app-allowed "$product+AppAllowed=$src/AppAllowed.swift" 15.0 0 "AppAllowed: ok"
-    out=$(IOS_SDK='' "$BASH" "${BASH_SOURCE[0]}") && [ "$out" = "ios-check: skipped: no iOS SDK (set IOS_SDK=path/to/iPhoneOS16.5.sdk)" ] \
-        && echo "ios-check self-test: no-sdk: ok (skipped, exit 0)" \
-        || { echo "ios-check self-test: no-sdk: WRONG: $out"; failures=$((failures + 1)); }
+    if out=$(IOS_SDK='' "$BASH" "${BASH_SOURCE[0]}") && [ "$out" = "ios-check: skipped: no iOS SDK (set IOS_SDK=path/to/iPhoneOS16.5.sdk)" ]; then
+        echo "ios-check self-test: no-sdk: ok (skipped, exit 0)"
+    else
+        echo "ios-check self-test: no-sdk: WRONG: $out"
+        failures=$((failures + 1))
+    fi
     if [ "$failures" = 0 ]; then echo "ios-check self-test: passed"; else echo "ios-check self-test: $failures cases FAILED"; return 1; fi
 }
 
-# --size: what SplashFormat and SplashApplier add to an app, as the bytes of their __TEXT segment
-# (code, constants, strings, Swift metadata) in arm64-apple-ios<MIN> objects built with -Osize and
-# -O (whole module, not linked: the linker's dead stripping could only make it smaller), and how
-# many public types and symbols an app sees in each.
+# --size: what the app-side products add to an app that links them (see the header, --size).
+# The linker: Debian's lld (apt-get install lld; `make size` installs it), whose ld64.lld links for
+# iOS; the Swift toolchain's own (/opt/swift/usr/bin/ld64.lld) refuses: "This version of lld does not
+# support linking for platform iOS". LD64 names another.
+find_ld64() {
+    local candidate
+    if [ -n "${LD64:-}" ]; then echo "$LD64"; return; fi
+    # the newest of Debian's (lld-14 on bookworm, lld-NN beside it when installed)
+    for candidate in $(printf '%s\n' /usr/lib/llvm-*/bin/ld64.lld | sort -V -r); do
+        if [ -x "$candidate" ]; then echo "$candidate"; return; fi
+    done
+    # else one on PATH (Homebrew's lld), unless it is the Swift toolchain's
+    candidate=$(command -v ld64.lld) || return 1
+    [ "$(dirname "$(readlink -f "$candidate")")" != "$(dirname "$(readlink -f "$SWIFTC")")" ] && echo "$candidate"
+}
+
+# size_compile WORK MODULE-FLAG...: the app-side modules, in dependency order, as objects and modules
+# in WORK (-Osize, whole module, with this package's name), each with the extra flags given.
+size_compile() {
+    local work=$1 name files
+    shift
+    rm -rf "$work" && mkdir -p "$work"
+    for name in "${SIZE_MODULES[@]}"; do
+        mapfile -t files < <(cd "$ROOT" && find "Sources/$name" -name '*.swift' | LC_ALL=C sort)
+        (cd "$ROOT" && nice -n 19 "$SWIFTC" -c "${SIZE_SWIFTFLAGS[@]}" -package-name splashgen "$@" -I "$work" \
+            -emit-module -emit-module-path "$work/$name.swiftmodule" -module-name "$name" -o "$work/$name.o" "${files[@]}") \
+            >"$work/$name.log" 2>&1 || { echo "ios-check: size: $name does not build, see ${work#"$REPO"/}/$name.log"; return 1; }
+    done
+}
+
+# size_app WORK APP OBJECT...: compiles scripts/ios-check/app-size/APP.swift against the modules in
+# WORK (as an app is: no -package-name, no extra flags) and links it with the OBJECTs into WORK/APP.
+size_app() {
+    local work=$1 app=$2
+    shift 2
+    nice -n 19 "$SWIFTC" -c "${SIZE_SWIFTFLAGS[@]}" -I "$work" -module-name "$app" -o "$work/$app.o" \
+        "$HERE/ios-check/app-size/$app.swift" >"$work/$app.log" 2>&1 \
+        || { echo "ios-check: size: app-size/$app.swift does not build, see ${work#"$REPO"/}/$app.log"; return 1; }
+    size_link "$work/$app" "$work/$app.o" "$@"
+}
+
+# size_link OUT OBJECT...: an arm64 iOS executable, as Xcode links a release build: dead stripping,
+# and identical code folded (ld64 deduplicates unless told -no_deduplicate, which Xcode passes in
+# Debug only; --icf=all is lld's name for it). Libraries: the SDK's .tbd stubs; the objects name
+# theirs (libswiftCore, Foundation, UIKit, ...: autolinking). With -U, three names may stay
+# undefined, bound when the app loads; each costs the app one import (a stub and a pointer):
+#   ___isPlatformVersionAtLeast  `#available`'s check, from compiler-rt's builtins
+#       (libclang_rt.ios.a), which come with Xcode's clang, not with the SDK or the Linux toolchain.
+#       A real app carries its code instead: about 1.7 KB of __TEXT (compiler-rt's os_version_check.c
+#       built for arm64 iOS), once, whatever number of `#available` it has, and most apps have some
+#       already; the output says it is not counted. A stub object of our own would be code no app has.
+#   _swift_coroFrameAlloc, _swift_willThrowTypedImpl  Swift 6.2 and 6.0 runtime functions, which
+#       code built for iOS 15 imports weakly (it checks for them before calling); the 16.5 SDK's
+#       libswiftCore.tbd predates them, a Swift 6 SDK's has them: the same weak import either way.
+# Any other undefined name fails the link. An SDK copy without Foundation.tbd (theos/sdks' 16.5 has
+# none) gets a stand-in made for this link (support.py foundation-stand-in says which names it
+# exports and why the segments do not depend on it): a first link against a stand-in exporting
+# nothing lists what no other library has.
+size_link() {
+    local out=$1 stand_in=$1.stand-in frameworks=()
+    shift
+    rm -rf "$stand_in"
+    if [ ! -f "$SDK/System/Library/Frameworks/Foundation.framework/Foundation.tbd" ]; then
+        mkdir -p "$stand_in/Foundation.framework"
+        printf '%s\n' '--- !tapi-tbd' 'tbd-version: 4' 'targets: [ arm64-ios ]' \
+            "install-name: '/System/Library/Frameworks/Foundation.framework/Foundation'" '...' \
+            >"$stand_in/Foundation.framework/Foundation.tbd"
+        frameworks=(-F "$stand_in")
+    fi
+    frameworks+=(-F "$SDK/System/Library/Frameworks")
+    local link=("$LD64_PATH" -arch arm64 -platform_version ios "$SIZE_MIN" "$SDK_VERSION" -syslibroot "$SDK"
+        -dead_strip --icf=all --error-limit=0 -o "$out" "$@" -lSystem -L "$SDK/usr/lib/swift" "${frameworks[@]}"
+        -rpath /usr/lib/swift -U ___isPlatformVersionAtLeast -U _swift_coroFrameAlloc -U _swift_willThrowTypedImpl)
+    if [ -d "$stand_in" ]; then
+        nice -n 19 "${link[@]}" >"$out.link.log" 2>&1 || true
+        python3 "$SUPPORT" foundation-stand-in "$stand_in/Foundation.framework/Foundation.tbd" \
+            "$SDK/usr/lib/swift/libswiftFoundation.tbd" "$out.link.log" >/dev/null
+    fi
+    nice -n 19 "${link[@]}" >"$out.link.log" 2>&1 \
+        || { echo "ios-check: size: ${out#"$REPO"/} does not link, see ${out#"$REPO"/}.link.log:"; grep -m 5 'error:' "$out.link.log"; return 1; }
+}
+
 size() {
-    local min triple work opt name files
-    min=$(python3 "$SUPPORT" ios-min "$ROOT/Package.swift")
-    triple="arm64-apple-ios$min"
-    for opt in -Osize -O; do
-        work=$OUT/size$opt
-        rm -rf "$work" && mkdir -p "$work"
-        for name in SplashFormat SplashApplier; do
-            mapfile -t files < <(cd "$ROOT" && find "Sources/$name" -name '*.swift' | LC_ALL=C sort)
-            (cd "$ROOT" && "$SWIFTC" -c "$opt" -wmo -package-name splashgen -parse-as-library -swift-version 6 -target "$triple" -sdk "$SDK" \
-                -resource-dir "$OUT/res" -module-cache-path "$OUT/module-cache" -I "$work" \
-                -emit-module -emit-module-path "$work/$name.swiftmodule" -module-name "$name" -o "$work/$name.o" "${files[@]}") \
-                >"$work/$name.log" 2>&1 || { echo "ios-check: size: $name does not build, see $work/$name.log"; return 1; }
-        done
-        echo "ios-check: size at $triple, $opt: $(python3 "$SUPPORT" text-size "$work/SplashFormat.o" "$work/SplashApplier.o")"
+    local base=$OUT/size/baseline plain=$OUT/size/plain name work
+    SIZE_MIN=$(python3 "$SUPPORT" ios-min "$ROOT/Package.swift")
+    LD64_PATH=$(find_ld64) || { echo "ios-check: size: no ld64.lld: apt-get install lld (Debian's; the Swift toolchain's refuses iOS), or set LD64" >&2; return 2; }
+    SDK_VERSION=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["Version"])' "$SDK/SDKSettings.json" 2>/dev/null || echo "$SIZE_MIN")
+    # -runtime-compatibility-version none: no libswiftCompatibility56.a or libswiftCompatibilityPacks.a,
+    # static archives of Xcode's toolchain (not in the SDK or the Linux toolchain). Every Swift object
+    # of an app for iOS < 17, the baseline's too, force-loads them, so they are in all three apps
+    # alike; leaving them out changes no increment but the 8-byte pointer each module keeps to them.
+    SIZE_SWIFTFLAGS=(-Osize -wmo -parse-as-library -swift-version 6 -runtime-compatibility-version none
+        -target "arm64-apple-ios$SIZE_MIN" -sdk "$SDK" -resource-dir "$OUT/res" -module-cache-path "$OUT/module-cache")
+    SIZE_MODULES=(SplashFormat SplashApplier)
+    if [ -d "$ROOT/Sources/SplashUpdater" ]; then SIZE_MODULES+=(SplashUpdater); fi
+
+    rm -rf "$OUT/size" && mkdir -p "$base"
+    nice -n 19 "$SWIFTC" -c "${SIZE_SWIFTFLAGS[@]}" -module-name Baseline -o "$base/Baseline.o" "$HERE/ios-check/app-size/Baseline.swift" \
+        >"$base/Baseline.log" 2>&1 || { echo "ios-check: size: app-size/Baseline.swift does not build, see ${base#"$REPO"/}/Baseline.log"; return 1; }
+    size_link "$base/Baseline" "$base/Baseline.o" || return 1
+
+    # The two apps: ApplierApp links SplashFormat and SplashApplier (what SplashApplier's product is);
+    # UpdaterApp links every module (and calls the fetcher too).
+    local applier=("SplashFormat.o" "SplashApplier.o") updater=()
+    for name in "${SIZE_MODULES[@]}"; do updater+=("$name.o"); done
+    local applier_label updater_label
+    if [ -d "$ROOT/Sources/SplashUpdater" ]; then
+        applier_label="SplashApplier" updater_label="SplashApplier + SplashUpdater"
+    else
+        applier_label="SplashApplier (applier only)" updater_label="SplashApplier (applier and fetcher)"
+    fi
+    echo "ios-check: size at arm64-apple-ios$SIZE_MIN: an app (app-size/*.swift) linked with $("$LD64_PATH" --version | head -n 1 | sed 's/ (.*//') ($(basename "$LD64_PATH"), -dead_strip --icf=all) against $(basename "$SDK")'s .tbd stubs, less a baseline app that links none of splashgen; modules -Osize -wmo"
+    echo "ios-check: size: KB = 1,000 bytes (as docs/benchmarks.md counts); a segment's bytes are its sections' (zero-fill left out, not rounded to pages); baseline: $(python3 "$SUPPORT" increment baseline - "$base/Baseline" | sed 's/^baseline: //')"
+    [ -d "$ROOT/Sources/SplashUpdater" ] \
+        || echo "ios-check: size: no Sources/SplashUpdater yet: the product set is SplashApplier alone (its fetcher, BundleFetcher, in it); the second app calls the fetcher too"
+    echo "ios-check: size: not counted: compiler-rt's __isPlatformVersionAtLeast (\`#available\`), about 1.7 KB of __TEXT once per app, an import here (size_link says why)"
+    if [ -f "$SDK/System/Library/Frameworks/Foundation.framework/Foundation.tbd" ]; then :; else
+        echo "ios-check: size: $(basename "$SDK") has no Foundation.framework/Foundation.tbd: each link gets a stand-in exporting what it imports of Foundation (support.py foundation-stand-in)"
+    fi
+
+    # The modules as an app builds them, then with each flag apart: the savings are against the first.
+    local variants=("" "-Xfrontend -internalize-at-link" "-Xfrontend -disable-reflection-metadata") variant flags
+    for variant in "${variants[@]}"; do
+        read -ra flags <<<"$variant"
+        work=$OUT/size/${variant##* -}
+        [ -n "$variant" ] || work=$plain
+        size_compile "$work" "${flags[@]}" || return 1
+        size_app "$work" ApplierApp "${applier[@]/#/$work/}" || return 1
+        size_app "$work" UpdaterApp "${updater[@]/#/$work/}" || return 1
+        if [ -z "$variant" ]; then
+            python3 "$SUPPORT" increment "size: $applier_label" "$base/Baseline" "$work/ApplierApp"
+            python3 "$SUPPORT" increment "size: $updater_label" "$base/Baseline" "$work/UpdaterApp"
+            echo "ios-check: size: of the last, lld 14's lazy binding makes $(python3 "$SUPPORT" lazy-binding "$base/Baseline" "$work/UpdaterApp"), which ld64 does not for iOS 15+ (chained fixups: no stub helper, pointers in __DATA_CONST)"
+        else
+            echo "ios-check: size with the modules built with $variant, what an app would save if built with this flag:"
+            python3 "$SUPPORT" increment "size: $variant: $applier_label" "$base/Baseline" "$work/ApplierApp" "$plain/ApplierApp"
+            python3 "$SUPPORT" increment "size: $variant: $updater_label" "$base/Baseline" "$work/UpdaterApp" "$plain/UpdaterApp"
+        fi
     done
+
     # What an app can name of them: their public symbol graphs (SPI and `package` names left out).
-    for name in SplashFormat SplashApplier; do
-        "$(dirname "$SWIFTC")/swift-symbolgraph-extract" -module-name "$name" -target "$triple" -sdk "$SDK" -resource-dir "$OUT/res" \
-            -module-cache-path "$OUT/module-cache" -I "$work" -minimum-access-level public -output-dir "$work" >>"$work/$name.log" 2>&1 \
-            || { echo "ios-check: size: no symbol graph of $name, see $work/$name.log"; return 1; }
+    local graphs=()
+    for name in "${SIZE_MODULES[@]}"; do
+        nice -n 19 "$(dirname "$SWIFTC")/swift-symbolgraph-extract" -module-name "$name" -target "arm64-apple-ios$SIZE_MIN" -sdk "$SDK" -resource-dir "$OUT/res" \
+            -module-cache-path "$OUT/module-cache" -I "$plain" -minimum-access-level public -output-dir "$plain" >>"$plain/$name.log" 2>&1 \
+            || { echo "ios-check: size: no symbol graph of $name, see ${plain#"$REPO"/}/$name.log"; return 1; }
+        graphs+=("$plain/$name.symbols.json")
     done
-    echo "ios-check: public API at $triple: $(python3 "$SUPPORT" api-count "$work/SplashFormat.symbols.json" "$work/SplashApplier.symbols.json")"
+    echo "ios-check: public API at arm64-apple-ios$SIZE_MIN: $(python3 "$SUPPORT" api-count "${graphs[@]}")"
 }
 
 case "${1:-}" in
@@ -250,8 +408,9 @@ case "${1:-}" in
         SplashFormatWriting=Sources/SplashFormatWriting \
         SplashImaging=Sources/SplashImaging/Shared,Sources/SplashImaging/Apple \
         SplashApplier=Sources/SplashApplier \
+        SplashUpdater=Sources/SplashUpdater \
         SimulatorOSCodecs=Sources/SplashSimulator/OSCodecs.swift,Sources/SplashSimulator/OSCodecs+Apple.swift,scripts/ios-check/simulator \
-        AppIntegration=Examples/AppIntegration/Sources/AppIntegration \
+        AppIntegration=Examples/AppIntegration/Sources/AppIntegration/ShopAppDelegate.swift \
         SplashDemo="$demo" \
         SplashDemoAppDelegate+SPLASHDEMO_APPDELEGATE="$demo,Examples/SplashDemo/SplashDemo/SplashDemoApp.swift"
     ;;

@@ -4,7 +4,15 @@
   support.py ios-min PACKAGE_SWIFT   prints the iOS deployment target of `platforms:`, e.g. 15.0
   support.py errors LOG              prints each distinct error in a swiftc log as file:line:col: error: ...,
                                      then a last line `COUNT WARNINGS` (errors, warnings)
-  support.py text-size OBJECT...     the bytes of each Mach-O object's __TEXT sections, and their sum
+  support.py foundation-stand-in OUT OVERLAY_TBD LINK_LOG
+                                     writes OUT, a text stub (.tbd) of Foundation.framework exporting the
+                                     symbols a link left undefined that are Foundation's (see below)
+  support.py segments BINARY         the bytes of each segment of a linked Mach-O: `SEGMENT BYTES` a line
+  support.py lazy-binding BASE APP   what ld64.lld 14's lazy binding (which ld64 does not do for iOS 15+)
+                                     adds to APP over BASE: `+N KB __TEXT (__stub_helper), +N KB __DATA ...`
+  support.py increment LABEL BASE APP [PLAIN]
+                                     `LABEL: +N KB __TEXT, ...`: APP's segments less BASE's, and with
+                                     PLAIN what APP saves against it
   support.py api-count GRAPH...      each symbol graph's public types and public symbols (members,
                                      synthesized conformances' included)
 """
@@ -47,27 +55,146 @@ def errors(log):
     print(len(found), len(warnings))
 
 
-def text_size(objects):
-    # A 64-bit Mach-O object: a 32-byte header (magic 0xfeedfacf, ..., ncmds), then load commands;
-    # LC_SEGMENT_64 (0x19) holds section_64 entries of 80 bytes: sectname[16], segname[16], addr, size.
-    parts, total = [], 0
-    for path in objects:
-        data = open(path, "rb").read()
-        magic, ncmds = struct.unpack_from("<I", data, 0)[0], struct.unpack_from("<I", data, 16)[0]
-        if magic != 0xFEEDFACF:
-            raise SystemExit(f"{path}: not a 64-bit Mach-O object")
-        offset, text = 32, 0
-        for _ in range(ncmds):
-            command, size = struct.unpack_from("<II", data, offset)
-            if command == 0x19:
-                for index in range(struct.unpack_from("<I", data, offset + 64)[0]):
-                    section = offset + 72 + 80 * index
-                    if data[section + 16:section + 32].rstrip(b"\0") == b"__TEXT":
-                        text += struct.unpack_from("<Q", data, section + 40)[0]
-            offset += size
-        parts.append(f"{path.rsplit('/', 1)[-1][:-2]} {text / 1000:.1f} KB")
-        total += text
-    print(", ".join(parts) + f"; __TEXT in all {total / 1000:.1f} KB")
+def load_commands(path):
+    """A 64-bit little-endian Mach-O file's bytes and its load commands, as (command, offset) pairs."""
+    data = open(path, "rb").read()
+    if len(data) < 32 or struct.unpack_from("<I", data, 0)[0] != 0xFEEDFACF:
+        raise SystemExit(f"{path}: not a 64-bit Mach-O file")
+    commands, offset = [], 32
+    for _ in range(struct.unpack_from("<I", data, 16)[0]):
+        command, size = struct.unpack_from("<II", data, offset)
+        commands.append((command, offset))
+        offset += size
+    return data, commands
+
+
+def tbd_exports(path):
+    """Every name a text stub (.tbd, version 4) exports, for any target: its symbols, and the symbols
+    of its objc-classes (both _OBJC_CLASS_$_ and _OBJC_METACLASS_$_), objc-eh-types and objc-ivars."""
+    text = open(path, encoding="utf-8").read().split("\nundefineds:")[0]
+    names = set()
+    for key, items in re.findall(r"([a-z-]+):\s*\[([^\]]*)\]", text.split("\nexports:", 1)[-1]):
+        items = [item.strip().strip("'") for item in items.split(",") if item.strip()]
+        if key in ("symbols", "weak-symbols"):
+            names.update(items)
+        elif key == "objc-classes":
+            names.update(f"_OBJC_{kind}_$_{item}" for item in items for kind in ("CLASS", "METACLASS"))
+        elif key == "objc-eh-types":
+            names.update(f"_OBJC_EHTYPE_$_{item}" for item in items)
+        elif key == "objc-ivars":
+            names.update(f"_OBJC_IVAR_$_{item}" for item in items)
+    return names
+
+
+# Foundation's names: its C functions and constants (NSHomeDirectory, NSLocalizedDescriptionKey,
+# _NSFileHandle...) and Objective-C classes, NS-prefixed (all but seven of the 1,633 symbols and 482
+# classes and ivars of the iPhoneOS 15.6 SDK's Foundation.tbd); and the Swift overlay's, whose
+# mangled names name the module (`10Foundation`: `$s10Foundation4DateV...`, `$sSS10FoundationE...`).
+FOUNDATION_NAME = re.compile(r"^(_+NS|_OBJC_(CLASS|METACLASS|EHTYPE|IVAR)_\$_+NS|_\$s.*10Foundation)")
+
+
+def foundation_stand_in(out, overlay_tbd, link_log):
+    """Writes a Foundation.tbd exporting what a link needs of Foundation, for an SDK copy that lacks its
+    own (theos/sdks' iPhoneOS16.5.sdk does). LINK_LOG is the output of ld64.lld run with a stand-in
+    that exports nothing and --error-limit=0: its `undefined symbol: NAME` errors are what no other
+    library of the SDK exports. The stand-in exports those of them that are Foundation's
+    (FOUNDATION_NAME), or that the Swift overlay exported when it was a library of its own
+    (OVERLAY_TBD, usr/lib/swift/libswiftFoundation.tbd: on arm64 iOS 16 it only re-exports
+    Foundation.framework, where the overlay now lives, but it still lists the overlay's armv7 exports,
+    among them __swift_FORCE_LOAD_$_swiftFoundation and swift_errorBridgingInfo_). Which library a
+    name binds to changes the app's load commands and bind information, never the size of its __TEXT
+    or __DATA: an import costs the same stub and pointer whichever library has it. A name neither
+    rule accepts stays undefined, and the second link says so. Prints how many names it exports."""
+    overlay = {name for name in tbd_exports(overlay_tbd) if not name.startswith("$ld$")}
+    missing = set(re.findall(r"undefined symbol: (\S+)", open(link_log, encoding="utf-8", errors="replace").read()))
+    wanted = sorted(name for name in missing if FOUNDATION_NAME.match(name) or name in overlay)
+    classes = sorted({name.split("_$_", 1)[1] for name in wanted if name.startswith(("_OBJC_CLASS_$_", "_OBJC_METACLASS_$_"))})
+    plain = sorted(name for name in wanted if not name.startswith(("_OBJC_CLASS_$_", "_OBJC_METACLASS_$_")))
+
+    def flow(items):
+        return "[ " + ", ".join("'" + item.replace("'", "''") + "'" for item in items) + " ]"
+
+    with open(out, "w", encoding="utf-8") as stub:
+        stub.write(
+            "--- !tapi-tbd\n"
+            "tbd-version:     4\n"
+            "targets:         [ arm64-ios ]\n"
+            "install-name:    '/System/Library/Frameworks/Foundation.framework/Foundation'\n"
+            "current-version: 1971\n"
+            "compatibility-version: 300\n"
+            "reexported-libraries:\n"
+            "  - targets:         [ arm64-ios ]\n"
+            "    libraries:       [ '/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation', '/usr/lib/libobjc.A.dylib' ]\n")
+        if plain or classes:
+            stub.write("exports:\n  - targets:         [ arm64-ios ]\n")
+            if plain:
+                stub.write(f"    symbols:         {flow(plain)}\n")
+            if classes:
+                stub.write(f"    objc-classes:    {flow(classes)}\n")
+        stub.write("...\n")
+    print(len(wanted))
+
+
+# Section types that take no room in the file (zero-filled memory): S_ZEROFILL, S_GB_ZEROFILL,
+# S_THREAD_LOCAL_ZEROFILL.
+ZEROFILL = {0x1, 0xC, 0x12}
+
+
+def sections(path):
+    """The bytes of each section of a linked Mach-O, by (segment, section): what the app carries, not
+    the segments' page-rounded vmsize, and without zero-fill (__bss, __common), which takes no room in
+    the app. LC_SEGMENT_64 (0x19): nsects at +64, then section_64 entries of 80 bytes: sectname[16],
+    segname[16], addr, size (8 bytes at +40), ..., flags (at +64, the type in its low byte)."""
+    data, commands = load_commands(path)
+    sizes = {}
+    for command, offset in commands:
+        if command != 0x19:
+            continue
+        for index in range(struct.unpack_from("<I", data, offset + 64)[0]):
+            section = offset + 72 + 80 * index
+            if struct.unpack_from("<I", data, section + 64)[0] & 0xFF in ZEROFILL:
+                continue
+            key = tuple(data[at:at + 16].rstrip(b"\0").decode() for at in (section + 16, section))
+            sizes[key] = sizes.get(key, 0) + struct.unpack_from("<Q", data, section + 40)[0]
+    return sizes
+
+
+def segments(path):
+    """The bytes of each segment of a linked Mach-O: the sum of its sections' (see sections)."""
+    sizes = {}
+    for (segment, _), size in sections(path).items():
+        sizes[segment] = sizes.get(segment, 0) + size
+    return sizes
+
+
+def increment(label, base, app, plain=None):
+    """`LABEL: +N KB __TEXT, +N KB __DATA_CONST, +N KB __DATA` (KB: 1,000 bytes, as docs/benchmarks.md
+    counts): APP's segments less BASE's (BASE `-`: APP's own); __DATA_CONST only when the linker made
+    one. With PLAIN, the same app built without the flag: `(saves N KB __TEXT, ...)`, PLAIN's less APP's."""
+    before, after = ({} if base == "-" else segments(base)), segments(app)
+    names = [name for name in ("__TEXT", "__DATA_CONST", "__DATA") if name in before or name in after]
+
+    def kb(delta, sign):
+        return f"{'-' if delta < 0 else '+' if sign else ''}{abs(delta) / 1000:.1f} KB"
+
+    line = f"{label}: " + ", ".join(f"{kb(after.get(n, 0) - before.get(n, 0), base != '-')} {n}" for n in names)
+    if plain:
+        reference = segments(plain)
+        line += " (saves " + ", ".join(f"{kb(reference.get(n, 0) - after.get(n, 0), False)} {n}" for n in names) + ")"
+    print(line)
+
+
+def lazy_binding(base, app):
+    """What ld64.lld 14's lazy binding adds to APP over BASE: its __stub_helper (__TEXT) and lazy
+    pointers (__DATA,__la_symbol_ptr). ld64 links an app for iOS 15 or later with chained fixups: no
+    stub helper, and the pointers in __DATA_CONST,__got."""
+    before, after = sections(base), sections(app)
+
+    def delta(key):
+        return (after.get(key, 0) - before.get(key, 0)) / 1000
+
+    print(f"+{delta(('__TEXT', '__stub_helper')):.1f} KB __TEXT (__stub_helper), "
+          f"+{delta(('__DATA', '__la_symbol_ptr')):.1f} KB __DATA (__la_symbol_ptr)")
 
 
 def api_count(graphs):
@@ -82,8 +209,15 @@ def api_count(graphs):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    if command == "text-size":
-        text_size(arguments)
+    if command == "foundation-stand-in":
+        foundation_stand_in(*arguments)
+    elif command == "segments":
+        for segment, size in segments(arguments[0]).items():
+            print(segment, size)
+    elif command == "increment":
+        increment(*arguments)
+    elif command == "lazy-binding":
+        lazy_binding(*arguments)
     elif command == "api-count":
         api_count(arguments)
     else:
