@@ -346,12 +346,14 @@ package struct PlanExecutor {
         _ changes: [ApplyPlan.Change], records: [String: ApplierState.FileRecord], from backup: String, into folder: URL,
         flusher: Flusher, staged: inout [String: (url: URL, hash: String)]
     ) throws(ApplierError) {
+        var folderMade = false
         for change in changes where change.snapshot == nil && !change.remove {
             guard let original = records[change.name]?.original,
                 let copy = paths.read(paths.url(backup).appendingPath(change.name), holding: original)
             else { continue }
             let url = folder.appendingPath(change.name)
-            try fs.makeFolder(folder)
+            if !folderMade { try fs.makeFolder(folder) }
+            folderMade = true
             try fs.write(copy, to: url, flush: .none)
             flusher.flush(url)
             staged[change.name] = (url, original)
