@@ -45,9 +45,10 @@
 #     -target arm64-apple-ios<MIN>` to an object (.build-ios-check/size/plain). Without
 #     Sources/SplashUpdater the product set is SplashApplier alone, fetcher included, and it says so.
 #  2. Three apps (scripts/ios-check/app-size/*.swift, built the same way but as an app: no
-#     -package-name): Baseline (a UIKit app delegate, none of splashgen), ApplierApp (Baseline plus
-#     SnapshotApplier.forThisApp, apply(), restore(), status() and their reports) and UpdaterApp
-#     (ApplierApp plus LaunchScreenUpdater.start, BundleFetcher.forThisApp and fetch()), each an
+#     -package-name), each Shell.swift (one UIKit app delegate) and its own file: Baseline (none of
+#     splashgen), ApplierApp (with ApplierRun.swift: SnapshotApplier.forThisApp, apply(), restore(),
+#     status() and their reports) and UpdaterApp (ApplierRun.swift too, plus LaunchScreenUpdater.start,
+#     BundleFetcher.forThisApp and fetch()), each an
 #     arm64 iOS executable linked by
 #     Debian's ld64.lld (`apt-get install lld`; LD64 names another) against the SDK's .tbd stubs
 #     with -dead_strip and --icf=all, as Xcode links a release build (size_link says which names
@@ -276,13 +277,15 @@ size_compile() {
     done
 }
 
-# size_app WORK APP OBJECT...: compiles scripts/ios-check/app-size/APP.swift against the modules in
+# size_app WORK APP OBJECT...: compiles scripts/ios-check/app-size/APP.swift with Shell.swift (the
+# app delegate all three apps share) and, but for Baseline, ApplierRun.swift, against the modules in
 # WORK (as an app is: no -package-name, no extra flags) and links it with the OBJECTs into WORK/APP.
 size_app() {
-    local work=$1 app=$2
+    local work=$1 app=$2 sources=("$HERE/ios-check/app-size/Shell.swift")
     shift 2
+    [ "$app" = Baseline ] || sources+=("$HERE/ios-check/app-size/ApplierRun.swift")
     nice -n 19 "$SWIFTC" -c "${SIZE_SWIFTFLAGS[@]}" -I "$work" -module-name "$app" -o "$work/$app.o" \
-        "$HERE/ios-check/app-size/$app.swift" >"$work/$app.log" 2>&1 \
+        "${sources[@]}" "$HERE/ios-check/app-size/$app.swift" >"$work/$app.log" 2>&1 \
         || { echo "ios-check: size: app-size/$app.swift does not build, see ${work#"$REPO"/}/$app.log"; return 1; }
     size_link "$work/$app" "$work/$app.o" "$@"
 }
@@ -343,9 +346,7 @@ size() {
     if [ -d "$ROOT/Sources/SplashUpdater" ]; then SIZE_MODULES+=(SplashUpdater); fi
 
     rm -rf "$OUT/size" && mkdir -p "$base"
-    nice -n 19 "$SWIFTC" -c "${SIZE_SWIFTFLAGS[@]}" -module-name Baseline -o "$base/Baseline.o" "$HERE/ios-check/app-size/Baseline.swift" \
-        >"$base/Baseline.log" 2>&1 || { echo "ios-check: size: app-size/Baseline.swift does not build, see ${base#"$REPO"/}/Baseline.log"; return 1; }
-    size_link "$base/Baseline" "$base/Baseline.o" || return 1
+    size_app "$base" Baseline || return 1
 
     # The two apps: ApplierApp links SplashFormat and SplashApplier (what SplashApplier's product is);
     # UpdaterApp links every module (and calls the fetcher too).
