@@ -93,9 +93,9 @@ enum ApplierFileSystemPartial {
         defer { close(fd) }
         try write(data, to: fd, at: url, flush: .none)
         if Self.retrying({ ftruncate(fd, off_t(data.count)) }) != 0 {
-            throw .fileSystem(FileSystemError(.write, path: url.path, errno: errno))
+            throw .fileSystem(FileSystemError(.write, path: url.path, systemCall: "ftruncate", errno: errno))
         }
-        if let code = Self.flush(fd, flush) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
+        if let call = Self.flush(fd, flush) { throw .fileSystem(FileSystemError(.flush, path: url.path, cause: call)) }
         return made
     }
 
@@ -106,39 +106,39 @@ enum ApplierFileSystemPartial {
             var offset = 0
             while offset < buffer.count {
                 let n = Self.retrying { posixWrite(fd, base + offset, buffer.count - offset) }
-                if n < 0 { return FileSystemError(.write, path: url.path, errno: errno) }
-                if n == 0 { return FileSystemError(.write, path: url.path, underlying: "it took no more bytes") }
+                if n < 0 { return FileSystemError(.write, path: url.path, systemCall: "write", errno: errno) }
+                if n == 0 { return FileSystemError(.write, path: url.path, message: "it took no more bytes") }
                 offset += n
             }
             return nil
         }
         if let failure { throw .fileSystem(failure) }
-        if let code = Self.flush(fd, flush) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
+        if let call = Self.flush(fd, flush) { throw .fileSystem(FileSystemError(.flush, path: url.path, cause: call)) }
     }
 
     public func rename(_ source: URL, to target: URL) throws(ApplierError) {
         let code = try inParent(of: source) { from, fromName throws(ApplierError) in
             try inParent(of: target) { to, toName in renameat(from, fromName, to, toName) == 0 ? 0 : errno }
         }
-        guard code == 0 else { throw .fileSystem(FileSystemError(.rename, path: source.path, destination: target.path, errno: code)) }
+        guard code == 0 else { throw .fileSystem(FileSystemError(.rename, path: source.path, destination: target.path, systemCall: "renameat", errno: code)) }
     }
 
     public func flush(_ url: URL, _ flush: Flush) throws(ApplierError) {
         let fd = try open(url, .open, O_RDONLY)
         defer { close(fd) }
-        if let code = Self.flush(fd, flush) { throw .fileSystem(FileSystemError(.flush, path: url.path, errno: code)) }
+        if let call = Self.flush(fd, flush) { throw .fileSystem(FileSystemError(.flush, path: url.path, cause: call)) }
     }
 
     public func syncFolder(_ url: URL) throws(ApplierError) {
         let dir = try reach(url) { () throws(ContainedFolder.Failure) in try folder.openFolder(url) }
         defer { close(dir) }
-        if let code = Self.flush(dir, .full) { throw .fileSystem(FileSystemError(.syncFolder, path: url.path, errno: code)) }
+        if let call = Self.flush(dir, .full) { throw .fileSystem(FileSystemError(.syncFolder, path: url.path, cause: call)) }
     }
 
     public func remove(_ url: URL) throws(ApplierError) {
         // A folder above that is missing means the path is missing too: fine.
         let code = try inParent(of: url, ifMissing: 0) { parent, name in ContainedFolder.remove(name, in: parent) }
-        guard code == 0 else { throw .fileSystem(FileSystemError(.remove, path: url.path, errno: code)) }
+        guard code == 0 else { throw .fileSystem(FileSystemError(.remove, path: url.path, systemCall: "unlinkat", errno: code)) }
     }
 
     /// A descriptor of the file `url` (never through a link), opened with `flags`: a failure names
@@ -154,7 +154,7 @@ enum ApplierFileSystemPartial {
             return (fd, code, link)
         }
         if link { throw .symbolicLink(((try? folder.components(of: url)) ?? [url.path]).joined(separator: "/")) }
-        guard fd >= 0 else { throw .fileSystem(FileSystemError(operation, path: url.path, errno: code)) }
+        guard fd >= 0 else { throw .fileSystem(FileSystemError(operation, path: url.path, systemCall: "openat", errno: code)) }
         return fd
     }
 
@@ -169,7 +169,7 @@ enum ApplierFileSystemPartial {
     ) throws(ApplierError) -> Value {
         let (parent, name): (Int32, String)
         do { (parent, name) = try folder.openParent(of: url) } catch {
-            if case .failed(_, ENOENT) = error, let ifMissing { return ifMissing }
+            if case .failed(_, ENOENT, _) = error, let ifMissing { return ifMissing }
             throw Self.applierError(error, root: folder.root)
         }
         defer { close(parent) }
@@ -183,18 +183,12 @@ enum ApplierFileSystemPartial {
 
     /// A walk's failure as the applier's error: a link named as one.
     package static func applierError(_ failure: ContainedFolder.Failure, root: URL) -> ApplierError {
-        switch failure {
-        case .link(let path): return .symbolicLink(path)
-        case .outside(let path): return .fileSystem(FileSystemError(.open, path: path, underlying: "outside \(root.path), where every change is made"))
-        case .failed(let path, let code):
-            // The root's own failure names it whole; any other is relative to it.
-            let full = path.hasPrefix("/") ? path : root.appendingPath(path).path
-            return .fileSystem(FileSystemError(.open, path: full, errno: code))
-        }
+        if case .link(let path) = failure { return .symbolicLink(path) }
+        return .fileSystem(failure.fileSystemError(root: root))
     }
 
-    /// Flushes `fd` as far as `flush` says; the error number when it could not.
-    private static func flush(_ fd: Int32, _ flush: Flush) -> Int32? {
+    /// Flushes `fd` as far as `flush` says; the failed call when it could not.
+    private static func flush(_ fd: Int32, _ flush: Flush) -> FileSystemError.SystemCallError? {
         switch flush {
         case .none: return nil
         case .toDrive: break
@@ -203,7 +197,7 @@ enum ApplierFileSystemPartial {
             if retrying({ fcntl(fd, F_FULLFSYNC) }) == 0 { return nil }
             #endif
         }
-        return retrying { fsync(fd) } == 0 ? nil : errno
+        return retrying { fsync(fd) } == 0 ? nil : .init(systemCall: "fsync", errno: errno)
     }
 
     /// The result of `call`, made again while a signal cuts it short (`EINTR`).
@@ -228,7 +222,7 @@ package final class ApplierLock: @unchecked Sendable {  // its descriptor never 
             // Only a lock another holds is waited for: any other failure is that failure, at once.
             guard code == EWOULDBLOCK || code == EAGAIN else {
                 close(fd)
-                throw .fileSystem(FileSystemError(.lock, path: url.path, errno: code))
+                throw .fileSystem(FileSystemError(.lock, path: url.path, systemCall: "flock", errno: code))
             }
             if cancellation?.isCancelled == true {
                 close(fd)

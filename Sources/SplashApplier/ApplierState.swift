@@ -185,7 +185,7 @@ package struct ApplierState: Codable {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         func encode(_ state: ApplierState) throws(ApplierError) -> Data {
             do { return Self.sealed(try encoder.encode(state)) } catch {
-                throw .fileSystem(FileSystemError(.write, path: "state.json", underlying: "cannot encode the state: \(error)"))
+                throw .fileSystem(FileSystemError(.write, path: "state.json", message: "cannot encode the state", cause: error))
             }
         }
         let whole = try encode(self)
@@ -195,7 +195,7 @@ package struct ApplierState: Codable {
         let data = try encode(lean)
         guard data.count <= ReadLimits.stateBytes else {
             throw .fileSystem(
-                FileSystemError(.write, path: "state.json", underlying: "the state is \(data.count) bytes, more than the \(ReadLimits.stateBytes) read back"))
+                FileSystemError(.write, path: "state.json", message: "the state is \(data.count) bytes, more than the \(ReadLimits.stateBytes) read back"))
         }
         return data
     }

@@ -121,7 +121,7 @@ package struct PlanExecutor {
                 throw .fileSystem(
                     FileSystemError(
                         .read, path: source.path,
-                        underlying: "it changed while the applier was backing it up; nothing was replaced, the next run starts again"))
+                        message: "it changed while the applier was backing it up; nothing was replaced, the next run starts again"))
             }
             try fs.replace(backup.appendingPath(name), with: data, flush: .toDrive)
         }
@@ -204,7 +204,7 @@ package struct PlanExecutor {
                 try fs.replace(backup.appendingPath(change.name), with: now, durably: true)
             }
             guard let source = staged[change.name] else {
-                throw .fileSystem(FileSystemError(.rename, path: file.path, underlying: "its replacement was not staged"))
+                throw .fileSystem(FileSystemError(.rename, path: file.path, message: "its replacement was not staged"))
             }
             try fs.rename(source.url, to: file)
         } else {

@@ -24,5 +24,7 @@ public typealias RGBAImage = SplashFormat.RGBAImage
 public typealias RGBAColor = SplashFormat.RGBAColor
 /// Why a bundle is not trusted (inside ``ApplierError/badBundle(_:)`` and SplashUpdater's `FetchError`).
 public typealias BundleProblem = SplashFormat.BundleProblem
+/// A file operation that failed, with its cause and where it was raised.
+public typealias FileSystemError = SplashFormat.FileSystemError
 /// Why a key does not read (``PinnedKey``).
 public typealias SignatureError = SplashFormat.SignatureError

@@ -24,7 +24,7 @@ package enum FileRefusal: Error, Equatable, Sendable {
     /// The file is larger than the limit.
     case tooLarge(size: Int)
     /// It could not be read whole (a folder above is a link, it changed while read, a read failed).
-    case unreadable(String)
+    case unreadable(FileSystemError)
 }
 
 /// ``readBounded(_:limit:within:)``, saying why when it reads nothing.
@@ -37,35 +37,38 @@ package func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFol
 /// buffer reused across files is filled in place): the file's byte count, its bytes first in
 /// `buffer`. The one bounded, link-safe read every other one goes through.
 package func readBoundedFile(_ url: URL, limit: Int, within folder: ContainedFolder? = nil, into buffer: inout Data) -> Result<Int, FileRefusal> {
-    guard let folder else { return readBounded(url.path, in: AT_FDCWD, limit: limit, into: &buffer) }
+    guard let folder else { return readBounded(url.path, in: AT_FDCWD, path: url.path, limit: limit, into: &buffer) }
     let parent: Int32, name: String
     do { (parent, name) = try folder.openParent(of: url) } catch {
-        if case .failed(_, ENOENT) = error { return .failure(.missing) }
-        return .failure(.unreadable(error.description))
+        if case .failed(_, ENOENT, _) = error { return .failure(.missing) }
+        return .failure(.unreadable(error.fileSystemError(root: folder.root)))
     }
     defer { close(parent) }
-    return readBounded(name, in: parent, limit: limit, into: &buffer)
+    return readBounded(name, in: parent, path: url.path, limit: limit, into: &buffer)
 }
 
-/// ``readBoundedFile(_:limit:within:into:)`` of `name` in the folder `parent` (a path when it is `AT_FDCWD`).
-private func readBounded(_ name: String, in parent: Int32, limit: Int, into buffer: inout Data) -> Result<Int, FileRefusal> {
+/// ``readBoundedFile(_:limit:within:into:)`` of `name` in the folder `parent` (a path when it is
+/// `AT_FDCWD`); `path` names it in errors.
+private func readBounded(_ name: String, in parent: Int32, path: String, limit: Int, into buffer: inout Data) -> Result<Int, FileRefusal> {
     guard let info = ContainedFolder.status(parent, name) else {
-        return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(String(cString: strerror(errno))))
+        return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(FileSystemError(.read, path: path, systemCall: "fstatat", errno: errno)))
     }
     guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile(kind: FileKind.describe(info.st_mode))) }
     guard Int(info.st_size) <= limit else { return .failure(.tooLarge(size: Int(info.st_size))) }
     let fd = ContainedFolder.retrying { openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-    guard fd >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+    guard fd >= 0 else { return .failure(.unreadable(FileSystemError(.open, path: path, systemCall: "openat", errno: errno))) }
     defer { close(fd) }
     var opened = stat()
     guard fstat(fd, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino else {
-        return .failure(.unreadable("it was replaced while it was opened"))
+        return .failure(.unreadable(FileSystemError(.read, path: path, message: "it was replaced while it was opened")))
     }
     // One buffer of at least the size the file had, filled by read(2): no second copy of the bytes.
     // A file that grew past that size since the stat is refused rather than read in part.
     let size = Int(info.st_size)
     if buffer.count < size { buffer = Data(count: size) }
-    guard buffer.withUnsafeMutableBytes({ readExactly(fd, into: $0, count: size) }) else { return .failure(.unreadable("it changed size while it was read")) }
+    guard buffer.withUnsafeMutableBytes({ readExactly(fd, into: $0, count: size) }) else {
+        return .failure(.unreadable(FileSystemError(.read, path: path, message: "it changed size while it was read")))
+    }
     return .success(size)
 }
 

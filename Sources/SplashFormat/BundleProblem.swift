@@ -8,7 +8,7 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .missing: return .missingManifest
         case .tooLarge(let size): return .manifestTooLarge(bytes: size, limit: ReadLimits.manifestBytes)
         case .notARegularFile(let kind): return .notARegularFile("manifest.json", kind: kind)
-        case .unreadable(let reason): return .unreadableFile("manifest.json", reason)
+        case .unreadable(let failure): return .unreadableFile("manifest.json", failure)
         }
     }
 
@@ -18,7 +18,7 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .missing: return .missingObject(name)
         case .tooLarge(let size): return .sizeMismatch(object: name, expected: expected, found: size)
         case .notARegularFile(let kind): return .notARegularFile("objects/" + name, kind: kind)
-        case .unreadable(let reason): return .unreadableFile("objects/" + name, reason)
+        case .unreadable(let failure): return .unreadableFile("objects/" + name, failure)
         }
     }
 
@@ -29,7 +29,7 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
     /// A bundle file (`manifest.json`, `objects/<hash>`) is something other than a regular file.
     case notARegularFile(String, kind: String)
     /// A bundle file could not be read whole.
-    case unreadableFile(String, String)
+    case unreadableFile(String, FileSystemError)
     /// The manifest is not valid JSON of the expected shape.
     case malformedManifest(String)
     /// The manifest was written by a newer splashgen.
@@ -68,7 +68,7 @@ public enum BundleProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingManifest: return "no manifest.json in the bundle"
         case .manifestTooLarge(let bytes, let limit): return "manifest.json is \(bytes) bytes, more than the \(limit) a manifest may be"
         case .notARegularFile(let path, let kind): return "\(path) is \(kind), not a regular file; the bundle is not read through it"
-        case .unreadableFile(let path, let reason): return "\(path) cannot be read: \(reason)"
+        case .unreadableFile(let path, let failure): return "\(path) cannot be read: \(failure.reason)"
         case .malformedManifest(let detail): return "malformed manifest: \(detail)"
         case .newerSchema(let found, let supported):
             return "manifest schema \(found) is newer than this applier understands (schema \(supported))"

@@ -23,15 +23,29 @@ package struct ContainedFolder: Sendable {
         case outside(String)
         /// A component of the path (given relative to the root) is a symbolic link.
         case link(String)
-        /// A call failed on the path (relative to the root), with its `errno`.
-        case failed(String, Int32)
+        /// A system call (`call`) failed on the path (relative to the root), with its `errno`.
+        case failed(String, Int32, call: String)
 
         /// What a reader is told.
         package var description: String {
             switch self {
             case .outside(let path): return "\(path) is outside the folder worked in"
             case .link(let path): return "\(path) is a symbolic link, and no link is followed"
-            case .failed(let path, let code): return "\(path): \(String(cString: strerror(code)))"
+            case .failed(let path, let code, _): return "\(path): \(String(cString: strerror(code)))"
+            }
+        }
+
+        /// As a file system error on the full path below `root`: the failed call as its cause
+        /// (a folder that could not be made as `makeFolder`), a refusal in words.
+        package func fileSystemError(root: URL) -> FileSystemError {
+            switch self {
+            case .outside(let path): return FileSystemError(.open, path: path, message: "outside \(root.path), where every change is made")
+            case .link(let path):
+                return FileSystemError(.open, path: root.appendingPathComponent(path).path, message: "\(path) is a symbolic link, and no link is followed")
+            case .failed(let path, let code, let call):
+                // The root's own failure names it whole; any other is relative to it.
+                let full = path.hasPrefix("/") ? path : root.appendingPathComponent(path).path
+                return FileSystemError(call == "mkdirat" ? .makeFolder : .open, path: full, systemCall: call, errno: code)
             }
         }
     }
@@ -94,7 +108,7 @@ package struct ContainedFolder: Sendable {
             let parent = try openFolder(Array(parts.dropLast()))
             defer { close(parent) }
             return Self.status(parent, name)
-        } catch .failed(_, ENOENT) {
+        } catch .failed(_, ENOENT, _) {
             return nil
         }
     }
@@ -106,7 +120,7 @@ package struct ContainedFolder: Sendable {
             let fd = try openFolder(parts)
             defer { close(fd) }
             return Self.names(fd)
-        } catch .failed(_, ENOENT) {
+        } catch .failed(_, ENOENT, _) {
             return nil
         }
     }
@@ -134,7 +148,7 @@ package struct ContainedFolder: Sendable {
     /// The folder at `parts`, each component opened from the last with `O_NOFOLLOW | O_DIRECTORY`.
     private func openFolder(_ parts: [String], creating: Bool = false) throws(Failure) -> Int32 {
         var fd = Self.retrying { open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard fd >= 0 else { throw .failed(rootPath, errno) }
+        guard fd >= 0 else { throw .failed(rootPath, errno, call: "open") }
         for (index, part) in parts.enumerated() {
             var relative: String { parts[...index].joined(separator: "/") }
             var next = Self.retrying { openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
@@ -144,7 +158,7 @@ package struct ContainedFolder: Sendable {
                 if mkdirat(fd, part, 0o755) != 0, errno != EEXIST {
                     code = errno
                     close(fd)
-                    throw .failed(relative, code)
+                    throw .failed(relative, code, call: "mkdirat")
                 }
                 next = Self.retrying { openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
                 code = errno
@@ -152,7 +166,7 @@ package struct ContainedFolder: Sendable {
             let isLink = next < 0 && Self.status(fd, part).map { $0.st_mode & S_IFMT == S_IFLNK } == true
             close(fd)
             if isLink { throw .link(relative) }
-            guard next >= 0 else { throw .failed(relative, code) }
+            guard next >= 0 else { throw .failed(relative, code, call: "openat") }
             fd = next
         }
         return fd

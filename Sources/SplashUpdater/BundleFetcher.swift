@@ -166,12 +166,7 @@ public struct BundleFetcher: Sendable {
         let folder = folder
         try await BlockingWork.run { () throws(FetchError) in
             do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-                // Foundation keeps the system's error number as the underlying POSIX error.
-                let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap {
-                    $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil
-                }
-                throw .fileSystem(
-                    FileSystemError(.makeFolder, path: folder.path, errno: cause, underlying: cause == nil ? (error as NSError).localizedDescription : nil))
+                throw .fileSystem(FileSystemError(.makeFolder, path: folder.path, cause: error))
             }
             var info = stat()
             if lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(folder.path) }
@@ -600,7 +595,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .busy: self = .busy(folder.path)
         case .cancelled: self = .cancelled(folder.path)
         case .badBundle(let problem): self = .badBundle(problem)
-        case .noContainer, .badParameter: self = .fileSystem(FileSystemError(operation, path: url.path, underlying: error.description))
+        case .noContainer, .badParameter: self = .fileSystem(FileSystemError(operation, path: url.path, cause: error))
         }
     }
 

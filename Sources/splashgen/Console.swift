@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SplashCore
+import SplashFormat
 
 /// Printing for the commands: results on stdout, diagnostics on stderr.
 enum Console {
@@ -27,19 +28,7 @@ enum Console {
         case let file as CocoaError:
             // Foundation's file errors: the path it concerns and the system's reason, not the NSError dump.
             let path = file.userInfo[NSFilePathErrorKey] as? String ?? context ?? ""
-            let underlying = file.userInfo[NSUnderlyingErrorKey] as? NSError
-            let reason =
-                underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
-                ?? {
-                    switch file.code {
-                    case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or directory"
-                    case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-                    case .fileWriteOutOfSpace: return "no space left on the device"
-                    case .fileWriteFileExists: return "the file exists"
-                    default: return file.localizedDescription
-                    }
-                }()
-            Self.error("error: \(path.isEmpty ? "" : path + ": ")\(reason)")
+            Self.error("error: \(path.isEmpty ? "" : path + ": ")\(FileSystemError.reason(of: file))")
         default:
             Self.error("error: " + (context.map { $0 + ": " } ?? "") + String(describing: error))
         }

@@ -185,7 +185,7 @@ import Testing
         let lock = sim.container.appendingPathComponent("Library/Application Support/splashgen/lock")
         try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: true)
         let cached = try sim.cachedFiles()
-        #expect(throws: ApplierError.fileSystem(FileSystemError(.create, path: lock.path, errno: EISDIR))) {
+        #expect(throws: ApplierError.fileSystem(FileSystemError(.create, path: lock.path, systemCall: "openat", errno: EISDIR))) {
             _ = try applier(sim, bundle: bundle, now: during).apply()
         }
         #expect(try sim.cachedFiles() == cached)

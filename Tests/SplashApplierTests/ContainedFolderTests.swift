@@ -83,7 +83,7 @@ import Testing
         try fs.makeFolder(tree.url("a/b"))
         #expect(try Data(contentsOf: tree.url("a/b/file")) == tree.precious)
 
-        #expect(throws: ApplierError.fileSystem(FileSystemError(.open, path: tree.url("a/b/file").path, errno: ENOTDIR))) {
+        #expect(throws: ApplierError.fileSystem(FileSystemError(.open, path: tree.url("a/b/file").path, systemCall: "openat", errno: ENOTDIR))) {
             try fs.makeFolder(tree.url("a/b/file/x"))
         }
         #expect(try Data(contentsOf: tree.url("a/b/file")) == tree.precious)

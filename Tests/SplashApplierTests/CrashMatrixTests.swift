@@ -47,7 +47,7 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
 
     /// What the run is stopped with, as a kill would stop it (an error of the library's own kind, so
     /// the library needs no case for tests).
-    static let kill = ApplierError.fileSystem(FileSystemError(.write, path: "fault-injecting file system", underlying: "killed here"))
+    static let kill = ApplierError.fileSystem(FileSystemError(.write, path: "fault-injecting file system", message: "killed here"))
 
     /// Operations left before the kill (negative once it happened).
     var left: Int { lock.withLock { remaining } }

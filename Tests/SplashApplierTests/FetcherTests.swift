@@ -381,7 +381,9 @@ import Testing
         }
         let blocked = temporaryFolder("downloads")
         try FileManager.default.createDirectory(at: blocked.appendingPathComponent("lock"), withIntermediateDirectories: true)
-        await #expect(throws: FetchError.fileSystem(FileSystemError(.create, path: blocked.appendingPathComponent("lock").path, errno: EISDIR))) {
+        await #expect(
+            throws: FetchError.fileSystem(FileSystemError(.create, path: blocked.appendingPathComponent("lock").path, systemCall: "openat", errno: EISDIR))
+        ) {
             try await Season15.fetcher(server, "season", into: blocked).fetch()
         }
     }

@@ -22,7 +22,7 @@ final class BundleWriter {
         destination = outputRoot.appendingPathComponent(name)
         staging = outputRoot.appendingPathComponent(".staging-\(name)-\(getpid())")
         do { lock = try TreeLock(outputRoot, waiting: waiting) } catch let error as TreeLockError { throw error } catch {
-            throw BuildError.outputNotWritable(path: outputRoot.path, reason: Self.reason(error))
+            throw BuildError.outputNotWritable(FileSystemError(.write, path: outputRoot.path, cause: error))
         }
         try OutputFile.checkFolder(
             destination, inputs: inputs, what: "an empty folder or a bundle splashgen wrote (manifest.json, manifest.sig and objects/, nothing else)",
@@ -32,7 +32,7 @@ final class BundleWriter {
             try? fm.removeItem(at: staging)
             try fm.createDirectory(at: staging.appendingPathComponent("objects"), withIntermediateDirectories: true)
         } catch {
-            throw BuildError.outputNotWritable(path: outputRoot.path, reason: Self.reason(error))
+            throw BuildError.outputNotWritable(FileSystemError(.write, path: outputRoot.path, cause: error))
         }
     }
 
@@ -49,14 +49,14 @@ final class BundleWriter {
                 try FileManager.default.copyItem(at: source, to: target)
             }
         } catch {
-            throw .outputNotWritable(path: target.path, reason: Self.reason(error))
+            throw .outputNotWritable(FileSystemError(.write, path: target.path, cause: error))
         }
     }
 
     /// Adds an object from its bytes.
     func addObject(_ data: Data, hash: String) throws(BuildError) {
         do { try data.write(to: staging.appendingPathComponent("objects").appendingPathComponent(hash)) } catch {
-            throw .outputNotWritable(path: staging.path, reason: Self.reason(error))
+            throw .outputNotWritable(FileSystemError(.write, path: staging.path, cause: error))
         }
     }
 
@@ -85,7 +85,7 @@ final class BundleWriter {
                 try fm.moveItem(at: staging, to: destination)
             }
         } catch {
-            throw .outputNotWritable(path: destination.path, reason: Self.reason(error))
+            throw .outputNotWritable(FileSystemError(.write, path: destination.path, cause: error))
         }
         committed = true
         return destination
@@ -100,27 +100,18 @@ final class BundleWriter {
             }
         }
     }
-
-    static func reason(_ error: any Error) -> String {
-        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain, let text = strerror(Int32(underlying.code))
-        {
-            return String(cString: text)
-        }
-        return (error as NSError).localizedDescription
-    }
 }
 
 /// Why a build could not produce its bundle.
 package enum BuildError: Error, Equatable, CustomStringConvertible {
     /// The output folder could not be created or written.
-    case outputNotWritable(path: String, reason: String)
+    case outputNotWritable(FileSystemError)
     /// A snapshot could not be encoded.
     case encodeFailed(String)
 
     package var description: String {
         switch self {
-        case .outputNotWritable(let path, let reason): return "cannot write the output folder \(path): \(reason)"
+        case .outputNotWritable(let failure): return "cannot write the output folder \(failure.path): \(failure.reason)"
         case .encodeFailed(let detail): return "encoding failed: \(detail)"
         }
     }

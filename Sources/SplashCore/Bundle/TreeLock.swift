@@ -1,4 +1,5 @@
 import Foundation
+import SplashFormat
 
 #if canImport(Glibc)
 import Glibc
@@ -19,19 +20,19 @@ package final class TreeLock {
     package init(_ folder: URL, waiting: (() -> Void)? = nil) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TreeLockError.cannotLock(folder.path, String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw TreeLockError.cannotLock(FileSystemError(.lock, path: folder.path, systemCall: "open", errno: errno)) }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK else {
                 close(descriptor)
-                throw TreeLockError.cannotLock(folder.path, String(cString: strerror(code)))
+                throw TreeLockError.cannotLock(FileSystemError(.lock, path: folder.path, systemCall: "flock", errno: code))
             }
             waiting?()
             while flock(descriptor, LOCK_EX) != 0 {
                 guard errno == EINTR else {
-                    let reason = String(cString: strerror(errno))
+                    let failure = FileSystemError(.lock, path: folder.path, systemCall: "flock", errno: errno)
                     close(descriptor)
-                    throw TreeLockError.cannotLock(folder.path, reason)
+                    throw TreeLockError.cannotLock(failure)
                 }
             }
         }
@@ -42,11 +43,11 @@ package final class TreeLock {
 
 /// Why a tree could not be locked.
 package enum TreeLockError: Error, Equatable, CustomStringConvertible {
-    case cannotLock(String, String)
+    case cannotLock(FileSystemError)
 
     package var description: String {
         switch self {
-        case .cannotLock(let path, let reason): return "cannot lock \(path) against other splashgen commands: \(reason)"
+        case .cannotLock(let failure): return "cannot lock \(failure.path) against other splashgen commands: \(failure.reason)"
         }
     }
 }

@@ -53,7 +53,7 @@ package struct Artwork: Sendable {
     /// ever — is refused by what it is, before it is opened.
     static func readFile(_ url: URL) throws(ImageError) -> Data {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        guard stat(url.path, &info) == 0 else { throw .unreadable(FileSystemError(.read, path: url.path, systemCall: "stat", errno: errno)) }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw .notAFile("a folder")
@@ -62,10 +62,7 @@ package struct Artwork: Sendable {
         case S_IFSOCK: throw .notAFile("a socket")
         default: throw .notAFile("something other than a file")
         }
-        do { return try Data(contentsOf: url) } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            throw .unreadable(underlying.map { String(cString: strerror(Int32($0.code))) } ?? (error as NSError).localizedDescription)
-        }
+        do { return try Data(contentsOf: url) } catch { throw .unreadable(FileSystemError(.read, path: url.path, cause: error)) }
     }
 
     /// Decodes the named images to pixels, reporting every one that fails.

@@ -69,7 +69,7 @@ package enum PreviewPage {
     /// rename(2): the file at `destination` becomes `source`'s in one step, whether or not it existed.
     static func replace(_ destination: URL, with source: URL) throws {
         guard rename(source.path, destination.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            throw FileSystemError(.rename, path: source.path, destination: destination.path, systemCall: "rename", errno: errno)
         }
     }
 

@@ -49,7 +49,7 @@ package enum BundleArchive {
             }
         }
         guard rename(partial.path, target.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            throw FileSystemError(.rename, path: partial.path, destination: target.path, systemCall: "rename", errno: errno)
         }
         return target
     }

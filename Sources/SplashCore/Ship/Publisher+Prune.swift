@@ -49,7 +49,7 @@ extension Publisher {
     static func record(_ publication: Publication, in tree: URL, history: [Publication]) throws {
         let kept = (history + [publication]).filter { $0.published > publication.published.addingTimeInterval(-90 * 86_400) }.suffix(256)
         do { try KeyCertificate.encoder.encode(Array(kept)).write(to: tree.appendingPathComponent(historyFile), options: .atomic) } catch {
-            throw PublishError.notWritable(tree.appendingPathComponent(historyFile).path, BundleWriter.reason(error))
+            throw PublishError.notWritable(FileSystemError(.write, path: tree.appendingPathComponent(historyFile).path, cause: error))
         }
     }
 
@@ -75,12 +75,12 @@ extension Publisher {
             var info = stat()
             guard lstat(folder.appendingPathComponent(entry).path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             do { try FileManager.default.removeItem(at: folder.appendingPathComponent(entry)) } catch {
-                throw PublishError.notWritable(folder.appendingPathComponent(entry).path, BundleWriter.reason(error))
+                throw PublishError.notWritable(FileSystemError(.write, path: folder.appendingPathComponent(entry).path, cause: error))
             }
             pruned.append("objects/" + entry)
         }
         do { try Data(pruned.map { $0 + "\n" }.joined().utf8).write(to: tree.appendingPathComponent(prunedFile), options: .atomic) } catch {
-            throw PublishError.notWritable(tree.appendingPathComponent(prunedFile).path, BundleWriter.reason(error))
+            throw PublishError.notWritable(FileSystemError(.write, path: tree.appendingPathComponent(prunedFile).path, cause: error))
         }
         return pruned
     }

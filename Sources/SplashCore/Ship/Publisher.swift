@@ -75,7 +75,7 @@ package enum Publisher {
         let fm = FileManager.default
         let objects = output.appendingPathComponent("objects")
         do { try fm.createDirectory(at: objects, withIntermediateDirectories: true) } catch {
-            throw PublishError.notWritable(output.path, BundleWriter.reason(error))
+            throw PublishError.notWritable(FileSystemError(.write, path: output.path, cause: error))
         }
         var deflated: [String: Int] = [:]
         var report = PublishReport(tree: output, serial: serial, signer: key)
@@ -205,7 +205,7 @@ package enum Publisher {
         let fm = FileManager.default
         let screensFolder = output.appendingPathComponent("screens")
         do { try fm.createDirectory(at: screensFolder, withIntermediateDirectories: true) } catch {
-            throw PublishError.notWritable(screensFolder.path, BundleWriter.reason(error))
+            throw PublishError.notWritable(FileSystemError(.write, path: screensFolder.path, cause: error))
         }
         for size in sizes.sorted(by: { ($0.width, $0.height) < ($1.width, $1.height) }) {
             let path = size.slicePath
@@ -314,7 +314,7 @@ package enum Publisher {
     /// Writes through a temporary sibling and a rename: a reader sees the old file or the new one.
     private static func write(_ data: Data, to url: URL) throws {
         do { try data.write(to: url, options: .atomic) } catch {
-            throw PublishError.notWritable(url.path, BundleWriter.reason(error))
+            throw PublishError.notWritable(FileSystemError(.write, path: url.path, cause: error))
         }
     }
 }
@@ -364,7 +364,7 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
     /// The tree's manifest cannot be read, so its serial is unknown.
     case unreadableTree(String, String)
     /// A file of the tree cannot be written.
-    case notWritable(String, String)
+    case notWritable(FileSystemError)
     /// The tree is a bundle folder, or inside one.
     case insideBundle(tree: String, bundle: String)
     /// A name publish writes in the tree is a symbolic link (publish follows none inside its tree).
@@ -394,7 +394,7 @@ package enum PublishError: Error, Equatable, CustomStringConvertible {
             return
                 "serial \(requested) is not greater than the \(held) the tree already holds; a phone refuses a serial it has seen (omit --serial to take \(held == Int.max ? "none: the serial is exhausted" : String(held + 1)))"
         case .unreadableTree(let path, let detail): return "the tree's \(path) cannot be read (\(detail)); not publishing over it"
-        case .notWritable(let path, let reason): return "cannot write \(path): \(reason)"
+        case .notWritable(let failure): return "cannot write \(failure.path): \(failure.reason)"
         case .insideBundle(let tree, let bundle):
             return tree == bundle
                 ? "\(tree) is a bundle folder (its manifest has no serial); publish into a folder of its own"

@@ -19,7 +19,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// The path names something that is not a file (a folder, a FIFO, a device), which is never read.
     case notAFile(String)
     /// The file could not be read.
-    case unreadable(String)
+    case unreadable(FileSystemError)
 
     public var description: String {
         switch self {
@@ -30,7 +30,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
             return "image is \(w)x\(h) = \(w * h) pixels, over the limit of \(limit) pixels"
         case .encodeFailed(let detail): return "PNG encoding failed (\(detail))"
         case .notAFile(let kind): return "not a regular file but \(kind); art must be a PNG file"
-        case .unreadable(let reason): return "cannot be read: \(reason)"
+        case .unreadable(let failure): return "cannot be read: \(failure.reason)"
         }
     }
 }

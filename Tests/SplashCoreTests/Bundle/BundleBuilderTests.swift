@@ -167,9 +167,13 @@ import Testing
             _ = try BundleBuilder(outputRoot: blocker).build(campaign)
             Issue.record("built into a file")
         } catch let error as BuildError {
-            guard case .outputNotWritable(let path, _) = error else { Issue.record("\(error)"); return }
-            #expect(path == blocker.path)
+            guard case .outputNotWritable(let failure) = error else { Issue.record("\(error)"); return }
+            #expect(failure.path == blocker.path)
             #expect(error.description.hasPrefix("cannot write the output folder \(blocker.path): "))
+            // Foundation's own error is kept beneath it, and where splashgen raised it.
+            #expect(failure.cause is CocoaError)
+            #expect(failure.location.file == "SplashCore/BundleWriter.swift")
+            #expect(failure.detailedDescription().contains("  cause: CocoaError: "))
         }
         #expect(try Data(contentsOf: blocker) == Data("a file, not a folder".utf8))
     }
