@@ -100,7 +100,7 @@ let package = Package(
             resources: [.copy("Resources/screens.json"), .copy("Resources/launch-screen")]),
         /** `make bench`: stage timings, memory, and the ImageMagick + astcenc pipeline side by side. */
         .executableTarget(
-            name: "splashbench", dependencies: ["SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashUpdater", "SplashSimulator"]),
+            name: "splashbench", dependencies: ["SplashCore", "SplashFormatWriting", "SplashImaging", "SplashApplier", "SplashUpdater", "SplashSimulator", "SplashScenarios"]),
         /** What every test target shares (scratch folders). */
         .target(name: "SplashTestSupport", path: "Tests/SplashTestSupport"),
         .testTarget(name: "SplashFormatTests", dependencies: ["SplashFormat", "SplashFormatWriting", "SplashTestSupport"], resources: [.copy("Fixtures")]),

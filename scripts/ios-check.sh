@@ -57,6 +57,9 @@
 #     UpdaterApp's segments less Baseline's, a segment being its sections' bytes (support.py
 #     segments: not rounded to pages, zero-fill left out); KB = 1,000 bytes, as docs/benchmarks.md
 #     counts; and how much of it lld 14's lazy binding adds, which ld64 does not for iOS 15+.
+#     Then where each app's code goes (support.py attribute): its __TEXT,__text by the type of
+#     splashgen's modules each function belongs to (llvm-nm's symbols of the linked app, demangled
+#     with the toolchain's swift-demangle), and by kind (specialisations, value witnesses, Codable, …).
 #  4. Then the same with the modules built with -Xfrontend -internalize-at-link, then with
 #     -Xfrontend -disable-reflection-metadata, each apart (.build-ios-check/size/<flag>), and what
 #     each saves: what an app would save if built with the flag. Package.swift is not changed.
@@ -380,6 +383,8 @@ size() {
             python3 "$SUPPORT" increment "size: $applier_label" "$base/Baseline" "$work/ApplierApp"
             python3 "$SUPPORT" increment "size: $updater_label" "$base/Baseline" "$work/UpdaterApp"
             echo "ios-check: size: of the last, lld 14's lazy binding makes $(python3 "$SUPPORT" lazy-binding "$base/Baseline" "$work/UpdaterApp"), which ld64 does not for iOS 15+ (chained fixups: no stub helper, pointers in __DATA_CONST)"
+            SWIFT_TOOLS=$(dirname "$SWIFTC") python3 "$SUPPORT" attribute "ios-check: size: $applier_label" "$work/ApplierApp" SplashFormat SplashApplier
+            SWIFT_TOOLS=$(dirname "$SWIFTC") python3 "$SUPPORT" attribute "ios-check: size: $updater_label" "$work/UpdaterApp" "${SIZE_MODULES[@]}"
         else
             echo "ios-check: size with the modules built with $variant, what an app would save if built with this flag:"
             python3 "$SUPPORT" increment "size: $variant: $applier_label" "$base/Baseline" "$work/ApplierApp" "$plain/ApplierApp"

@@ -17,8 +17,7 @@ import Testing
 /// made durable undone (a rename is a change to folder entries, on disk only once the folder is
 /// synced: `fsync(2)` of the folder; on journaling file systems one transaction, so a sync of
 /// either folder commits it whole). With `inside`, a write that is the operation cut is cut
-/// halfway through (its first half on disk, unflushed, so torn). Removals are kept whole. It
-/// counts the full flushes (a folder's sync is one).
+/// halfway through (its first half on disk, unflushed, so torn). Removals are kept whole.
 final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
     private let lock = NSLock()
     private var remaining: Int
@@ -27,8 +26,6 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
     /// Files whose bytes are not yet on stable storage: path → the bytes written, and whether they
     /// were handed to the drive (then a later full flush makes them safe).
     private var unflushed: [String: (data: Data, toDrive: Bool)] = [:]
-    /// The full flushes so far: files written or flushed with ``Flush/full``, and folder syncs.
-    private(set) var fullFlushes = 0
     /// Whether the cut came inside a write, and how many files it tore.
     private(set) var cutInsideWrite = false
     private(set) var torn = 0
@@ -106,7 +103,6 @@ final class FaultInjectingFileSystem: ApplierFileSystem, @unchecked Sendable {
 
     /// A full flush (under the lock): every file handed to the drive is now safe.
     private func flushedFully() {
-        fullFlushes += 1
         unflushed = unflushed.filter { !$0.value.toDrive }
     }
 

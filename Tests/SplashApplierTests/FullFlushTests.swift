@@ -11,27 +11,20 @@ import Testing
 
 @Suite struct FullFlushTests {
     /// A container whose launch folder holds `count` snapshot files: the iPhone 15's four, fewer of
-    /// them, or more under new names (copies of the four, classified as they are).
+    /// them, or more under new names.
     static func container(holding count: Int) throws -> SandboxSimulator {
         let sim = try sandbox(Installed.iPhone15)
-        let folder = try sim.snapshotFolder(sim.model())
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ktx") }.sorted()
-        #expect(names.count == 4)
-        for name in names.dropFirst(count) { try FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
-        for index in names.count..<max(names.count, count) {
-            let name = String(format: "%08X-0000-4000-8000-%012X@3x.ktx", index, index)
-            try FileManager.default.copyItem(at: folder.appendingPathComponent(names[index % names.count]), to: folder.appendingPathComponent(name))
-        }
+        try sim.keepSnapshots(count)
         return sim
     }
 
     /// The full flushes of one apply (or restore) at `now`, and its report.
     static func fullFlushes(_ sim: SandboxSimulator, at now: Date, restore: Bool = false) throws -> (Int, ApplyReport) {
-        let counter = FaultInjectingFileSystem(failAfter: .max, container: sim.container)
+        let counter = FullFlushCounter(root: sim.container)
         var applier = try CrashMatrixTests.applier(sim, now: now)
         applier.fileSystem = counter
         let report = restore ? try applier.restore() : try applier.apply()
-        return (counter.fullFlushes, report)
+        return (counter.count, report)
     }
 
     @Test(arguments: [1, 4, 16])

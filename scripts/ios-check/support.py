@@ -15,6 +15,10 @@
                                      PLAIN what APP saves against it
   support.py api-count GRAPH...      each symbol graph's public types and public symbols (members,
                                      synthesized conformances' included)
+  support.py attribute LABEL APP MODULE...
+                                     `LABEL: N KB of __text: ...`: APP's code (__TEXT,__text) by the type of
+                                     MODULEs each function belongs to, the largest first, then by kind
+                                     (SWIFT_TOOLS: the toolchain's bin folder, for llvm-nm and swift-demangle)
 """
 import re
 import struct
@@ -197,6 +201,51 @@ def lazy_binding(base, app):
           f"+{delta(('__DATA', '__la_symbol_ptr')):.1f} KB __DATA (__la_symbol_ptr)")
 
 
+def attribute(label, app, modules):
+    """Where APP's code goes: each function's bytes (from its symbol's address to the next symbol's, in
+    __TEXT,__text, as llvm-nm lists a linked app's symbols, locals included), grouped by the first type
+    of MODULES its demangled name (swift-demangle --compact) mentions, or "standard library and other"
+    (generic specialisations of Array, Dictionary, ... made for splashgen's types included); then by
+    kind: specialisations, value witnesses, Codable, Equatable/Hashable, async fragments, the rest."""
+    import collections
+    import os
+    import subprocess
+    tools = os.environ.get("SWIFT_TOOLS", "")  # the Swift toolchain's bin folder: its llvm-objdump, llvm-nm, swift-demangle
+
+    def tool(name):
+        return os.path.join(tools, name) if tools else name
+    headers = subprocess.run([tool("llvm-objdump"), "-h", app], capture_output=True, text=True, check=True).stdout
+    size, start = (int(value, 16) for value in re.search(r"__text\s+([0-9a-f]+)\s+([0-9a-f]+)", headers).groups())
+    listed = subprocess.run([tool("llvm-nm"), "-n", "--defined-only", app], capture_output=True, text=True, check=True).stdout
+    symbols = sorted({int(a, 16): n for a, _, n in (line.split(" ", 2) for line in listed.splitlines()) if start <= int(a, 16) < start + size}.items())
+    names = [name[1:] if name.startswith("_") else name for _, name in symbols]
+    demangled = subprocess.run([tool("swift-demangle"), "--compact"], input="\n".join(names), capture_output=True, text=True, check=True).stdout.splitlines()
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, modules)) + r")\.([A-Za-z_][A-Za-z_0-9]*)")
+    by_type, by_kind = collections.Counter(), collections.Counter()
+    for index, ((address, _), text) in enumerate(zip(symbols, demangled)):
+        bytes_ = (symbols[index + 1][0] if index + 1 < len(symbols) else start + size) - address
+        match = pattern.search(text)
+        by_type[f"{match.group(1)}.{match.group(2)}" if match else "standard library and other"] += bytes_
+        if "specialization <" in text[:80]:
+            kind = "specialisations"
+        elif "value witness" in text:
+            kind = "value witnesses"
+        elif any(k in text for k in ("CodingKeys", "Swift.Decoder", "Swift.Encoder", "Decodable", "Encodable")):
+            kind = "Codable"
+        elif any(k in text for k in ("Swift.Equatable", "Swift.Hashable", "static func == infix")):
+            kind = "Equatable/Hashable"
+        elif "async" in text and any(k in text for k in ("resume partial function", "suspend resume", "partial apply")):
+            kind = "async fragments"
+        else:
+            kind = "the rest"
+        by_kind[kind] += bytes_
+    ours = sum(value for key, value in by_type.items() if key != "standard library and other")
+    top = ", ".join(f"{key.split('.', 1)[1]} {value / 1000:.1f}" for key, value in by_type.most_common() if key != "standard library and other" and value >= 5000)
+    print(f"{label}: {size / 1000:.1f} KB of __text; splashgen's types {ours / 1000:.1f} KB (5 KB and over: {top}); "
+          f"standard library and other {by_type['standard library and other'] / 1000:.1f} KB")
+    print(f"{label}: by kind: " + ", ".join(f"{key} {value / 1000:.1f} KB" for key, value in by_kind.most_common()))
+
+
 def api_count(graphs):
     import json
     parts = []
@@ -220,5 +269,7 @@ if __name__ == "__main__":
         lazy_binding(*arguments)
     elif command == "api-count":
         api_count(arguments)
+    elif command == "attribute":
+        attribute(arguments[0], arguments[1], arguments[2:])
     else:
         {"ios-min": ios_min, "errors": errors}[command](arguments[0])
