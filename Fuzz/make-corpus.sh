@@ -12,7 +12,7 @@ corpus=Fuzz/corpus
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 rm -rf "$corpus"
-mkdir -p "$corpus"/{atx,ktx,lzfse,png,manifest,slice,state,yaml}
+mkdir -p "$corpus"/{atx,ktx,lzfse,lzfse-encode,png,manifest,slice,state,yaml}
 
 snapshots=Tests/SplashCoreTests/Fixtures/snapshots
 for name in atx-lzfs atx-raw launch-lzfs launch-astc-rows launch-astc-wide launch-black-1179x2556 launch-white-1179x2556; do
@@ -20,6 +20,9 @@ for name in atx-lzfs atx-raw launch-lzfs launch-astc-rows launch-astc-wide launc
 done
 cp "$snapshots/ktx-apple.ktx" "$snapshots/ktx-plain.ktx" "$corpus/ktx/"
 cp Tests/SplashFormatTests/Fixtures/lzfse/{empty,random,astc-like}.lzfse "$corpus/lzfse/"
+# The encoder's inputs: one of each path (stored, LZVN, bvx2), ASTC-like blocks cut to 12 KiB.
+cp Tests/SplashFormatTests/Fixtures/lzfse/{empty,tiny,small-text,random,v2-text}.bin "$corpus/lzfse-encode/"
+head -c 12288 Tests/SplashFormatTests/Fixtures/lzfse/astc-like.bin >"$corpus/lzfse-encode/astc-like-12k.bin"
 cp Tests/SplashCoreTests/Fixtures/png/*.png "$snapshots"/{scene,tiles,pad}.png Tests/SplashCoreTests/Fixtures/campaigns/logo.png "$corpus/png/"
 cp Tests/splashgenTests/Goldens/good-manifest.json Tests/SplashFormatTests/Fixtures/lzfse/manifest.json "$corpus/manifest/"
 for file in Tests/SplashCoreTests/Fixtures/campaigns/*.yaml Tests/SplashCoreTests/Fixtures/seasons/*.yaml campaigns/*.yaml; do

@@ -5,7 +5,11 @@
 #
 #   scripts/fuzz.sh [TARGET…]        every target when none is named
 #
-# The targets: atx ktx lzfse png manifest slice state yaml (Fuzz/Sources/splashfuzz/Targets.swift).
+# The targets: atx ktx lzfse lzfse-encode png manifest slice state yaml (Fuzz/Sources/splashfuzz/Targets.swift).
+# After lzfse-encode's run, every input of its corpus (the seeds and what libFuzzer added) is run
+# once more with SPLASHFUZZ_WRITE set, and scripts/fuzz-lzfse-reference.py has Apple's reference
+# LZFSE (pyliblzfse) decode each stream splashgen's encoder wrote and encode the input again: it
+# must decode to the input, and be the reference's own stream byte for byte.
 #
 # Limits, each a libFuzzer flag:
 #   -timeout=1            no input may take a second or more (a hang).
@@ -21,7 +25,7 @@
 #
 # Environment:
 #   FUZZ_RUNS        inputs per target, the corpus included (default: atx 2000, ktx 1500, lzfse 8000,
-#                    png 60000, manifest 50000, slice 4000, state 3000, yaml 6000)
+#                    lzfse-encode 4000, png 60000, manifest 50000, slice 4000, state 3000, yaml 6000)
 #   FUZZ_SEED        libFuzzer's -seed (default 1, so `make test` runs the same inputs every time;
 #                    0 lets libFuzzer pick)
 #   FUZZ_BUILD_JOBS  swift build -j (default: SwiftPM's, one per core)
@@ -32,7 +36,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(atx ktx lzfse png manifest slice state yaml)
+all_targets=(atx ktx lzfse lzfse-encode png manifest slice state yaml)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 seed=${FUZZ_SEED:-1}
@@ -48,6 +52,7 @@ runs_for() {
     atx) echo 2000 ;;
     ktx) echo 1500 ;;
     lzfse) echo 8000 ;;
+    lzfse-encode) echo 4000 ;;
     png) echo 60000 ;;
     manifest) echo 50000 ;;
     slice) echo 4000 ;;
@@ -98,6 +103,12 @@ for target in "${targets[@]}"; do
         rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
         edges=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
         echo "fuzz: $target: $runs inputs in $(($(date +%s) - t0)) s (${rate:-?}/s, $edges), no crash"
+        if [ "$target" = lzfse-encode ]; then
+            written=$scratch/lzfse-written
+            mkdir -p "$written"
+            find "$corpus" -type f -print0 | SPLASHFUZZ_TARGET=$target SPLASHFUZZ_WRITE=$written xargs -0 "$binary" >"$log.write" 2>&1 \
+                && python3 scripts/fuzz-lzfse-reference.py "$corpus" "$written" || failed+=("$target (the reference's check)")
+        fi
     else
         failed+=("$target")
         echo "fuzz: $target: FAILED after $(($(date +%s) - t0)) s; libFuzzer's report:"

@@ -19,8 +19,12 @@ package enum SnapshotEncoding: String, Codable, CaseIterable, Sendable {
     /// Apple's ATX container laid out as device-written launch snapshots are (21-word `HEAD`,
     /// `FILL`, `LZFS` with an LZFSE stream of ASTC 4×4 blocks): what the OS writes now.
     case atx
-    /// Khronos KTX 1.1 holding ASTC 4×4, uncompressed: what older releases wrote.
+    /// Khronos KTX 1.1 holding ASTC 4×4 in Apple's compressed form (`Compression_APPLE`, the level
+    /// an LZFSE stream of the blocks, as the OS encodes it): the container older releases wrote.
     case ktx
+    /// Khronos KTX 1.1 holding ASTC 4×4 uncompressed, 1 byte a pixel (for a tool that reads only
+    /// plain KTX). A build option: the manifest records it as ``ktx``, the same container.
+    case ktxPlain = "ktx-plain"
     /// PNG bytes, what the run-time patching libraries write.
     case png
 
@@ -29,4 +33,8 @@ package enum SnapshotEncoding: String, Codable, CaseIterable, Sendable {
 
     /// Whether its objects hold ASTC 4×4 blocks (made with astcenc at the campaign's quality).
     package var isASTC: Bool { self != .png }
+
+    /// The container its objects are, as a manifest records it: plain KTX is KTX (an applier reads
+    /// both forms, and one of an earlier release knows no other name).
+    package var container: SnapshotEncoding { self == .ktxPlain ? .ktx : self }
 }

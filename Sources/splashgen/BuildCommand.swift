@@ -126,7 +126,8 @@ struct BuildCommand: ParsableCommand {
             let encoding: String
             switch campaign.encoding {
             case .atx: encoding = "atx (launch-snapshot ATX, LZFSE of ASTC 4x4, \(campaign.astcQuality.rawValue))"
-            case .ktx: encoding = "ktx (KTX 1.1, ASTC 4x4, \(campaign.astcQuality.rawValue))"
+            case .ktx: encoding = "ktx (KTX 1.1 with Apple's compression, LZFSE of ASTC 4x4, \(campaign.astcQuality.rawValue))"
+            case .ktxPlain: encoding = "ktx-plain (KTX 1.1, ASTC 4x4 uncompressed: 1 byte a pixel, \(campaign.astcQuality.rawValue))"
             case .png: encoding = "png (PNG bytes in .ktx files)"
             }
             let zone = campaign.scheduleTimeZone

@@ -33,7 +33,7 @@ struct BuiltBundle: Sendable {
 enum Built {
     /// double11.yaml over the whole catalogue, in the default encoding (ATX, LZFSE of ASTC).
     static let double11 = BuiltBundle.build("double11.yaml")
-    /// The same campaign as uncompressed KTX 1.1.
+    /// The same campaign as KTX 1.1 in Apple's compressed form.
     static let double11KTX = BuiltBundle.build("double11.yaml", encoding: .ktx)
     /// The same campaign encoded as PNG: the lossless reference for the ASTC objects.
     static let double11PNG = BuiltBundle.build("double11.yaml", encoding: .png)

@@ -111,27 +111,34 @@ enum Reference {
     }
 
     /// Decodes `stream` with the reference C decoder; nil if it refuses it.
-    static func decompress(_ stream: [UInt8]) throws -> [UInt8]? {
+    static func decompress(_ stream: [UInt8]) throws -> [UInt8]? { try reference("decompress", stream) }
+
+    /// Encodes `input` with the reference C encoder (`liblzfse.compress`, which gives it a
+    /// destination of n + 12 bytes); nil if it fails or Python with pyliblzfse is missing.
+    static func compress(_ input: [UInt8]) throws -> [UInt8]? { try reference("compress", input) }
+
+    /// `liblzfse.<function>` of `input`; nil if it refuses it or Python with pyliblzfse is missing.
+    private static func reference(_ function: String, _ input: [UInt8]) throws -> [UInt8]? {
         guard let python else { return nil }
         let dir = FileManager.default.temporaryDirectory
         let id = UUID().uuidString
-        let input = dir.appendingPathComponent("lzfse-\(id).in")
+        let source = dir.appendingPathComponent("lzfse-\(id).in")
         let output = dir.appendingPathComponent("lzfse-\(id).out")
         defer {
-            try? FileManager.default.removeItem(at: input)
+            try? FileManager.default.removeItem(at: source)
             try? FileManager.default.removeItem(at: output)
         }
-        try Data(stream).write(to: input)
+        try Data(input).write(to: source)
         let script = """
             import sys, liblzfse
             data = open(sys.argv[1], 'rb').read()
             try:
-                out = liblzfse.decompress(data)
+                out = liblzfse.\(function)(data)
             except liblzfse.error:
                 sys.exit(3)
             open(sys.argv[2], 'wb').write(out)
             """
-        guard let r = run([python, "-c", script, input.path, output.path]), r.status == 0 else { return nil }
+        guard let r = run([python, "-c", script, source.path, output.path]), r.status == 0 else { return nil }
         return [UInt8](try Data(contentsOf: output))
     }
 

@@ -153,24 +153,7 @@ package final class CountingDecoder: SnapshotPixelDecoder, @unchecked Sendable {
 /// Apple's reference LZFSE decoder (pyliblzfse, which `make deps` installs) run on `stream`: an
 /// oracle for what splashgen's LZFSE writes.
 package func referenceLZFSEDecompress(_ stream: Data) throws -> Data {
-    let folder = temporaryFolder("lzfse")
-    let input = folder.appendingPathComponent("in"), output = folder.appendingPathComponent("out")
-    try stream.write(to: input)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-        "python3", "-c", "import sys, liblzfse; open(sys.argv[2], 'wb').write(liblzfse.decompress(open(sys.argv[1], 'rb').read()))",
-        input.path, output.path,
-    ]
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ReferenceToolError("python3 with pyliblzfse failed (make deps installs it)") }
-    return try Data(contentsOf: output)
-}
-
-package struct ReferenceToolError: Error, CustomStringConvertible {
-    package let description: String
-    package init(_ description: String) { self.description = description }
+    try ReferenceLZFSE.decompress([stream])[0]
 }
 
 /// Runs the built `splashgen` binary (beside the test bundle) from the repository's root.

@@ -6,6 +6,8 @@ import Foundation
 /// The parsers fuzzed, each by ``FuzzTarget/run(_:)``.
 enum FuzzTarget: String, CaseIterable, Sendable {
     case atx, ktx, lzfse, png, manifest, slice, state, yaml
+    /// Any bytes, encoded by splashgen's LZFSE encoder (`LZFSEEncoder`) and decoded again.
+    case lzfseEncode = "lzfse-encode"
 
     /// The target SPLASHFUZZ_TARGET names; nil when it names none.
     static let selected = ProcessInfo.processInfo.environment["SPLASHFUZZ_TARGET"].flatMap(FuzzTarget.init(rawValue:))

@@ -33,6 +33,7 @@ extension FuzzTarget {
         case .atx: Self.snapshot(data, parse: { data throws(SnapshotFormatError) in _ = try ATXFile(parsing: data) })
         case .ktx: Self.snapshot(data, parse: { data throws(SnapshotFormatError) in _ = try KTXFile(parsing: data) })
         case .lzfse: Self.lzfse(data)
+        case .lzfseEncode: Self.lzfseEncode(data)
         case .png: Self.png(data)
         case .manifest: Self.manifest(data)
         case .slice: Self.slice(data)
@@ -66,6 +67,21 @@ extension FuzzTarget {
         guard output.count <= lzfseRoundTripBytes else { return }
         let again = try? LZFSE.decompress(LZFSE.compress(output), limit: output.count)
         precondition(again == output, "compress then decompress changed the bytes")
+    }
+
+    /// Any bytes: encoded by splashgen's LZFSE encoder, which must write a stream that decodes to
+    /// them. With SPLASHFUZZ_WRITE set (scripts/fuzz.sh, after the run), the stream is also written
+    /// there as `<SHA-256 of the input>.lzfse`, for Apple's reference (pyliblzfse) to decode and to
+    /// write again: scripts/fuzz-lzfse-reference.py.
+    private static func lzfseEncode(_ data: Data) {
+        let input = [UInt8](data)
+        let stream = LZFSEEncoder.encode(input)
+        let decoded = try? LZFSE.decompress(stream, limit: input.count)
+        precondition(decoded == input, "the encoder's stream does not decode to its input")
+        if let folder = ProcessInfo.processInfo.environment["SPLASHFUZZ_WRITE"] {
+            let url = URL(fileURLWithPath: folder).appendingPathComponent(sha256Hex(data) + ".lzfse")
+            precondition((try? Data(stream).write(to: url)) != nil, "cannot write \(url.path)")
+        }
     }
 
     /// A PNG: the IHDR read, the pixel size every reader takes, and a small image decoded whole.

@@ -104,7 +104,7 @@ package struct BundleBuilder: Sendable {
                 launchScreen: season.campaigns[0].launchScreen?.colors),
             campaigns: season.campaigns.map { campaign in
                 Manifest.Campaign(
-                    id: campaign.name, schedule: campaign.schedule, grey: campaign.grey, encoding: campaign.encoding,
+                    id: campaign.name, schedule: campaign.schedule, grey: campaign.grey, encoding: campaign.encoding.container,
                     snapshots: plans.filter { $0.campaign.name == campaign.name }.flatMap { plan in
                         plan.snapshots.map { snapshot in (snapshot, plan.language) }
                     }.map { snapshot, language in

@@ -3,8 +3,8 @@ import SplashFormat
 import SplashImaging
 
 /// Turns rendered pixels into the bytes of a snapshot object: ATX laid out as a launch snapshot
-/// (what the OS writes now), KTX 1.1 (what older releases wrote), both around ASTC 4×4 blocks, or
-/// PNG (what run-time libraries write). Holds one astcenc context: use from one thread.
+/// (what the OS writes now), KTX 1.1 with Apple's compression or plain (what older releases
+/// wrote), all around ASTC 4×4 blocks, or PNG (what run-time libraries write). Holds one astcenc context: use from one thread.
 package final class SnapshotEncoder {
     private let encoding: SnapshotEncoding
     private let codec: ASTCCodec?
@@ -20,7 +20,10 @@ package final class SnapshotEncoder {
         // The codec exists exactly when the encoding holds ASTC blocks.
         guard let codec else { return try PNGCodec.encode(image) }
         let blocks = try codec.compress(image)
-        if encoding == .atx { return ATXFile(astc4x4Width: image.width, height: image.height, blocks: blocks).serialized() }
-        return KTXFile(astc4x4Width: image.width, height: image.height, blocks: blocks).serialized()
+        switch encoding {
+        case .atx: return ATXFile(astc4x4Width: image.width, height: image.height, blocks: blocks).serialized()
+        case .ktx: return KTXFile(appleCompressedASTC4x4Width: image.width, height: image.height, blocks: blocks).serialized()
+        case .ktxPlain, .png: return KTXFile(astc4x4Width: image.width, height: image.height, blocks: blocks).serialized()
+        }
     }
 }

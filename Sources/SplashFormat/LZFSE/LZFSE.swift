@@ -41,9 +41,12 @@
 // validates the block framing and the output size with the pure-Swift framing
 // (LZFSEFraming.swift), then lets the Compression framework decode, and refuses
 // a stream it does not decode to exactly the declared size; `LZFSE.compress`
-// uses the framework's encoder. The pure-Swift decoders and encoder are not
-// compiled there. On every other platform they do the work (`LZFSEDecoder`,
-// `LZVNEncoder`), tested against Apple's reference implementation.
+// uses the framework's encoder. The pure-Swift decoders are not compiled there.
+// On every other platform they do the work (`LZFSEDecoder`), and `LZFSEEncoder`
+// writes what Apple's reference encoder writes for the same input, byte for byte
+// (`bvx-`, `bvxn` or `bvx2` blocks; docs/ios-launch-cache.md §3). The encoder is
+// compiled on Apple platforms too, so a test there can compare it with the
+// framework's.
 
 import Foundation
 
@@ -167,7 +170,7 @@ package enum LZFSE {
         }
         return stored + Array("bvx$".utf8)
         #else
-        return LZVNEncoder.encode(input)
+        return LZFSEEncoder.encode(input)
         #endif
     }
 

@@ -1,248 +1,343 @@
-// Not compiled on Apple platforms, where the Compression framework does this work.
-#if !canImport(Compression)
-// Pure-Swift LZVN encoder producing `bvxn` blocks inside an LZFSE stream.
-//
-// Greedy parser with a single-entry hash table over 4-byte sequences plus a
-// "repeat the previous distance" probe at every position, which makes long
-// runs of identical 16-byte ASTC blocks cost two bytes per 271 output bytes.
-// Each block (at most `blockSize` input bytes) is self-contained: matches
-// never reach into earlier blocks. A block that would not shrink is stored.
+// Pure-Swift LZVN encoder with the behaviour of Apple's reference encoder (lzfse/lzfse,
+// `lzvn_encode_base.c`), compiled on every platform. LZFSEEncoder uses it for the `bvxn` block of
+// inputs under 4096 bytes; its output is then byte for byte the reference's. Section numbers
+// (§) refer to the LZFSE encoder specification (Appendix A describes this encoder).
 
+/// Apple's reference LZVN encoder, reproduced (spec Appendix A).
 package enum LZVNEncoder {
-    static let blockSize = 1 << 20
-    static let hashBits = 15
-    static let maxDistance = 0xFFFF
-
-    /// Encodes `input` as a complete LZFSE stream of `bvxn` (or `bvx-`) blocks.
+    /// Encodes `input` as a complete LZFSE stream holding a single `bvxn` block, or a stored
+    /// (`bvx-`) block where the reference would store: fewer than 8 bytes, a payload no smaller
+    /// than the input, or a failed capacity check (spec §1, with a destination of n + 12 bytes).
+    /// For inputs under 4096 bytes this is what the reference's whole-stream encoder writes
+    /// whenever it chooses LZVN; for longer inputs (where the reference uses bvx2 blocks) the same
+    /// LZVN parse runs over the whole input, which is not a reference output but decodes alike.
     package static func encode(_ input: [UInt8]) -> [UInt8] {
         input.withUnsafeBufferPointer { encode($0) }
     }
 
+    /// `encode(_:)` over a buffer.
     static func encode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var result: [UInt8] = []
         let n = input.count
-        result.reserveCapacity(n / 2 + 64)
-        guard let src = input.baseAddress, n >= 8 else {
-            // Like the reference: tiny inputs (and empty input) become one stored block.
+        var result: [UInt8] = []
+        // The payload capacity is (n + 12) - 16 (spec §1).
+        if n >= 8, UInt64(n) < UInt64(UInt32.max), let opcodes = payload(input, capacity: n - 4), opcodes.count < n {
+            result.reserveCapacity(opcodes.count + 16)
+            LZFSEWriter.append32(&result, LZFSEConstants.magicLZVN)
+            LZFSEWriter.append32(&result, UInt32(truncatingIfNeeded: n))
+            LZFSEWriter.append32(&result, UInt32(truncatingIfNeeded: opcodes.count))
+            result.append(contentsOf: opcodes)
+        } else {
+            result.reserveCapacity(n + 16)
             LZFSEWriter.appendStored(&result, input)
-            LZFSEWriter.append32(&result, LZFSEConstants.magicEnd)
-            return result
-        }
-        let capacity = blockSize + blockSize / 64 + 256
-        let dst = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { dst.deallocate() }
-        let table = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << hashBits)
-        defer { table.deallocate() }
-        var start = 0
-        while start < n {
-            let len = min(blockSize, n - start)
-            let payload = encodeBlock(src: src + start, count: len, dst: dst, capacity: capacity, table: table)
-            if payload > 0 && payload + 12 < len + 8 {
-                LZFSEWriter.append32(&result, LZFSEConstants.magicLZVN)
-                LZFSEWriter.append32(&result, UInt32(len))
-                LZFSEWriter.append32(&result, UInt32(payload))
-                result.append(contentsOf: UnsafeBufferPointer(start: dst, count: payload))
-            } else {
-                LZFSEWriter.appendStored(&result, UnsafeBufferPointer(start: src + start, count: len))
-            }
-            start += len
         }
         LZFSEWriter.append32(&result, LZFSEConstants.magicEnd)
         return result
     }
 
-    @inline(__always)
-    static func load4(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
-        UnsafeRawPointer(p + i).loadUnaligned(as: UInt32.self)
-    }
-
-    @inline(__always)
-    static func hash(_ x: UInt32) -> Int {
-        Int(truncatingIfNeeded: (x &* 2_654_435_761) &>> UInt32(32 - hashBits))
-    }
-
-    /// Length of the common prefix of `p[a...]` and `p[b...]` (b < a), not reading at or past `end`.
-    @inline(__always)
-    static func matchLength(_ p: UnsafePointer<UInt8>, _ a: Int, _ b: Int, _ end: Int) -> Int {
-        var len = 0
-        let maxLen = end &- a
-        while len &+ 8 <= maxLen {
-            let x = UnsafeRawPointer(p + a + len).loadUnaligned(as: UInt64.self)
-            let y = UnsafeRawPointer(p + b + len).loadUnaligned(as: UInt64.self)
-            let diff = UInt64(littleEndian: x ^ y)
-            if diff != 0 {
-                return len &+ diff.trailingZeroBitCount &>> 3
-            }
-            len &+= 8
-        }
-        while len < maxLen && p[a &+ len] == p[b &+ len] {
-            len &+= 1
-        }
-        return len
-    }
-
-    /// Encodes `src[0..<count]` as an LZVN payload (ending with the end-of-stream
-    /// opcode) into `dst`. Returns the payload size, or 0 if it did not fit.
-    static func encodeBlock(
-        src: UnsafePointer<UInt8>, count: Int, dst: UnsafeMutablePointer<UInt8>, capacity: Int,
-        table: UnsafeMutablePointer<Int32>
-    ) -> Int {
-        table.update(repeating: -1, count: 1 << hashBits)
-        var w = LZVNWriter(dst: dst, capacity: capacity)
-        var i = 0
-        var anchor = 0
-        var prevD = 0
-        while i &+ 4 <= count {
-            let x = load4(src, i)
-            var bestLen = 0
-            var bestD = 0
-            if prevD > 0 && i >= prevD && load4(src, i &- prevD) == x {
-                bestLen = 4 &+ matchLength(src, i &+ 4, i &+ 4 &- prevD, count)
-                bestD = prevD
-            }
-            let h = hash(x)
-            let candidate = Int(table[h])
-            table[h] = Int32(truncatingIfNeeded: i)
-            if candidate >= 0 {
-                let dist = i &- candidate
-                if dist > 0 && dist <= maxDistance && dist != bestD && load4(src, candidate) == x {
-                    let len = 4 &+ matchLength(src, i &+ 4, candidate &+ 4, count)
-                    // A repeat-distance match is cheaper; prefer a new distance only if clearly longer.
-                    if len > bestLen &+ 2 {
-                        bestLen = len
-                        bestD = dist
-                    }
-                }
-            }
-            if bestLen < 4 {
-                i &+= 1 &+ ((i &- anchor) &>> 6)
-                continue
-            }
-            // Extend backwards into the pending literals.
-            while i > anchor && i > bestD && src[i &- 1] == src[i &- 1 &- bestD] {
-                i &-= 1
-                bestLen &+= 1
-            }
-            guard w.emit(literals: src + anchor, count: i &- anchor, distance: bestD, match: bestLen, prevD: &prevD)
-            else { return 0 }
-            let matchEnd = i &+ bestLen
-            // Index the last positions of the match (the most recent candidates).
-            var p = max(i &+ 1, matchEnd &- 16)
-            while p &+ 4 <= count && p < matchEnd {
-                table[hash(load4(src, p))] = Int32(truncatingIfNeeded: p)
-                p &+= 1
-            }
-            i = matchEnd
-            anchor = matchEnd
-        }
-        guard w.emit(literals: src + anchor, count: count &- anchor, distance: 0, match: 0, prevD: &prevD),
-            w.emitEndOfStream()
-        else { return 0 }
-        return w.o
+    /// The LZVN payload of `input` (opcodes and the end-of-stream opcode) that the reference
+    /// writes into a buffer of `capacity` bytes, or nil where the reference reports failure:
+    /// fewer than 8 input bytes, a capacity under 8, or an opcode that does not fit (spec A.1, A.3).
+    static func payload(_ input: UnsafeBufferPointer<UInt8>, capacity: Int) -> [UInt8]? {
+        let n = input.count
+        guard n >= 8, capacity >= 8, let src = input.baseAddress else { return nil }
+        // Every opcode byte written stands for at least one input byte (a literal run of x bytes
+        // takes at most 2x, a match piece of m >= 3 bytes at most m plus its literals), so the
+        // writes never pass 2n + 8 bytes, nor `capacity` (spec A.4's checks): the buffer need be
+        // no larger than the smaller of the two.
+        let size = n < Int.max / 4 ? min(capacity, 2 &* n &+ 16) : capacity
+        let dst = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        dst.initialize(repeating: 0, count: size)
+        defer { dst.deallocate() }
+        let table = UnsafeMutablePointer<LZVNSlot>.allocate(capacity: LZVNReferenceEncoder.tableSlots)
+        // Every slot starts as (0, the first 4 bytes): position 0 is a candidate everywhere (A.1).
+        table.initialize(
+            repeating: LZVNSlot(position: 0, value: LZVNReferenceEncoder.load32(src, 0)),
+            count: LZVNReferenceEncoder.tableSlots)
+        defer { table.deallocate() }
+        var encoder = LZVNReferenceEncoder(src: src, count: n, dst: dst, capacity: capacity, table: table)
+        guard let length = encoder.run() else { return nil }
+        return Array(UnsafeBufferPointer(start: dst, count: length))
     }
 }
 
-/// Appends LZVN opcodes to a fixed-capacity buffer; every emit checks the
-/// worst-case size it may write first.
-struct LZVNWriter {
+/// One slot of the LZVN history table: a position and the 4 input bytes there (spec A.1).
+struct LZVNSlot {
+    var position: Int
+    var value: UInt32
+}
+
+/// A match the LZVN parser considers: `src[begin..<end]` repeats the bytes `distance` earlier;
+/// `gain` ranks it against others (spec A.2).
+struct LZVNCandidate {
+    var begin: Int
+    var end: Int
+    var distance: Int
+    var gain: Int
+}
+
+/// The state of one reference-behaviour LZVN encoding (spec Appendix A).
+struct LZVNReferenceEncoder {
+    /// 2^14 table entries of 4 slots each (spec A.1).
+    static let tableEntries = 1 << 14
+    static let tableSlots = tableEntries * 4
+
+    let src: UnsafePointer<UInt8>
+    let n: Int
     let dst: UnsafeMutablePointer<UInt8>
-    let capacity: Int
-    var o = 0
+    /// The work limit W = capacity - 8, keeping room for the end-of-stream opcode (spec A.1).
+    let workLimit: Int
+    let table: UnsafeMutablePointer<LZVNSlot>
+    /// Payload bytes written (q in spec A.4).
+    var q = 0
+    /// The first input byte not yet emitted.
+    var lit = 0
+    /// The distance of the last emitted match (0 before the first).
+    var dPrev = 0
 
-    init(dst: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    init(
+        src: UnsafePointer<UInt8>, count: Int, dst: UnsafeMutablePointer<UInt8>, capacity: Int,
+        table: UnsafeMutablePointer<LZVNSlot>
+    ) {
+        self.src = src
+        self.n = count
         self.dst = dst
-        self.capacity = capacity
+        self.workLimit = capacity - 8
+        self.table = table
     }
 
     @inline(__always)
-    mutating func put(_ b: Int) {
-        dst[o] = UInt8(truncatingIfNeeded: b)
-        o &+= 1
+    static func load32(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
+        UInt32(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt32.self))
     }
 
-    /// Largest match length a one-byte-literal-header opcode (sml_d, lrg_d, pre_d) can carry for L = 0...3.
+    /// The number of equal low bytes (0...4) of two little-endian words, given their XOR.
     @inline(__always)
-    static func maxShortMatch(_ l: Int) -> Int { 10 &- 2 &* l }
+    static func equalLowBytes(_ x: UInt32) -> Int {
+        x == 0 ? 4 : x.trailingZeroBitCount &>> 3
+    }
 
-    /// Emits `count` literals followed by a match of `match` bytes at `distance` (match may be 0).
-    mutating func emit(
-        literals: UnsafePointer<UInt8>, count: Int, distance: Int, match: Int, prevD: inout Int
-    ) -> Bool {
-        let worst = count &+ 2 &* (count / 271 &+ 2) &+ 4 &+ 2 &* (match / 271 &+ 2)
-        guard worst <= capacity &- o &- 8 else { return false }
-        var lit = literals
-        var l = count
-        // Literal-only opcodes until at most 3 literals remain (0 if there is no match).
-        let keep = match > 0 ? 3 : 0
-        while l > keep {
-            let n = min(l, 271)
-            if n < 16 {
-                put(0xE0 | n)
-            } else {
-                put(0xE0)
-                put(n &- 16)
-            }
-            (dst + o).update(from: lit, count: n)
-            o &+= n
-            lit += n
-            l &-= n
+    /// The table entry of a 4-byte value: only its low 3 bytes count (spec A.1).
+    @inline(__always)
+    static func hash(_ v: UInt32) -> Int {
+        Int(truncatingIfNeeded: ((v & 0xFF_FFFF) &* 4161) &>> 12) & 0x3FFF
+    }
+
+    @inline(__always)
+    mutating func put(_ byte: Int) {
+        dst[q] = UInt8(truncatingIfNeeded: byte)
+        q &+= 1
+    }
+
+    /// Copies `count` literal bytes from `src[from...]` to the payload.
+    @inline(__always)
+    mutating func putBytes(from: Int, count: Int) {
+        if count > 0 {
+            (dst + q).update(from: src + from, count: count)
+            q &+= count
         }
-        guard match > 0 else { return true }
-        var m = match
-        let d = distance
-        if d == prevD {
-            if l > 0 {
-                let mm = min(m, LZVNWriter.maxShortMatch(l))
-                put((l &<< 6) | ((mm &- 3) &<< 3) | 6)  // pre_d
-                (dst + o).update(from: lit, count: l)
-                o &+= l
-                m &-= mm
+    }
+
+    // MARK: Parsing (spec A.2, A.3)
+
+    /// Evaluates the candidate at `mb` against the earlier position `m0`, whose first 4 bytes
+    /// share `nk` low bytes with those at `mb`: extends it forwards 4 bytes at a time, then
+    /// backwards down to `lit`, and computes its gain (spec A.2). Nil when rejected.
+    func candidate(ref m0Start: Int, at mbStart: Int, equalBytes nkStart: Int) -> LZVNCandidate? {
+        guard nkStart >= 3 else { return nil }
+        let d = mbStart &- m0Start
+        guard d > 0, d <= 0xFFFF else { return nil }
+        var nk = nkStart
+        var me = mbStart &+ nk
+        while nk == 4 && me &+ 4 < n {
+            nk = Self.equalLowBytes(Self.load32(src, me) ^ Self.load32(src, me &- d))
+            me &+= nk
+        }
+        var m0 = m0Start
+        var mb = mbStart
+        while m0 > 0 && mb > lit && src[mb &- 1] == src[m0 &- 1] {
+            m0 &-= 1
+            mb &-= 1
+        }
+        let m = me &- mb
+        return LZVNCandidate(begin: mb, end: me, distance: d, gain: m &- (d < 0x600 ? 2 : 3))
+    }
+
+    /// Whether `c` replaces `best`: a higher gain, or the same gain and an end more than one
+    /// byte further (spec A.2). No best counts as gain 0 and end 0.
+    @inline(__always)
+    static func isBetter(_ c: LZVNCandidate, than best: LZVNCandidate?) -> Bool {
+        guard let best else { return c.gain > 0 || c.end > 1 }
+        return c.gain > best.gain || (c.gain == best.gain && c.end > best.end &+ 1)
+    }
+
+    /// Runs the parse and returns the payload length, or nil where the reference fails (spec A.3).
+    mutating func run() -> Int? {
+        var pending: LZVNCandidate?
+        var cur = 0
+        scan: while cur < n &- 8 {
+            let v = Self.load32(src, cur)
+            let entry = Self.hash(v) &<< 2
+            if cur >= lit {
+                var incoming: LZVNCandidate?
+                for k in 0..<4 {
+                    let slot = table[entry &+ k]
+                    if let c = candidate(ref: slot.position, at: cur, equalBytes: Self.equalLowBytes(slot.value ^ v)),
+                        Self.isBetter(c, than: incoming)
+                    {
+                        incoming = c
+                    }
+                }
+                if dPrev != 0 {
+                    let ref = cur &- dPrev
+                    let nk = Self.equalLowBytes(v ^ Self.load32(src, ref))
+                    if var c = candidate(ref: ref, at: cur, equalBytes: nk) {
+                        // The previous distance costs less: its gain is M - 1 (spec A.3).
+                        c.gain = (c.end &- c.begin) &- 1
+                        if Self.isBetter(c, than: incoming) { incoming = c }
+                    }
+                }
+                if let incoming {
+                    if let p = pending {
+                        if p.end <= incoming.begin {
+                            guard emitMatch(p) else { break scan }
+                            pending = incoming
+                        } else {
+                            // Overlap: the higher gain wins, a tie goes to the pending match.
+                            guard emitMatch(incoming.gain > p.gain ? incoming : p) else { break scan }
+                            pending = nil
+                        }
+                    } else {
+                        pending = incoming
+                    }
+                } else if cur &- lit >= 400 {
+                    if let p = pending {
+                        guard emitMatch(p) else { break scan }
+                        pending = nil
+                    } else {
+                        guard emitLiterals(271) else { break scan }
+                    }
+                }
+            }
+            // The entry gains (cur, v) in front; its oldest slot drops out.
+            table[entry &+ 3] = table[entry &+ 2]
+            table[entry &+ 2] = table[entry &+ 1]
+            table[entry &+ 1] = table[entry]
+            table[entry] = LZVNSlot(position: cur, value: v)
+            cur &+= 1
+        }
+        // The pending match is discarded: its bytes go out as literals (spec A.3).
+        _ = emitLiterals(n &- lit)
+        guard lit == n else { return nil }
+        // End-of-stream opcode: always fits, the work limit kept 8 bytes (spec A.4).
+        put(0x06)
+        for _ in 0..<7 { put(0) }
+        return q
+    }
+
+    // MARK: Opcodes (spec A.4)
+
+    /// Literal-only opcodes for `count` literals at `src[from...]`: chunks of at most 271, then,
+    /// with `all`, the rest, or without it the rest only if it is more than 3 (the 0...3 left go
+    /// into a match opcode). Returns the next literal position and the number left, or nil when
+    /// the payload is full.
+    mutating func putLiterals(from: Int, count: Int, all: Bool) -> (position: Int, left: Int)? {
+        var p = from
+        var l = count
+        while l > 15 {
+            let x = min(l, 271)
+            if q &+ x &+ 10 >= workLimit { return nil }
+            put(0xE0)
+            put(x &- 16)
+            putBytes(from: p, count: x)
+            p &+= x
+            l &-= x
+        }
+        if l > (all ? 0 : 3) {
+            if q &+ l &+ 10 >= workLimit { return nil }
+            put(0xE0 &+ l)
+            putBytes(from: p, count: l)
+            p &+= l
+            l = 0
+        }
+        return (p, l)
+    }
+
+    /// Emits the literals from `lit` up to the match, then the match (spec A.4). All or nothing:
+    /// on failure the payload length is restored and false is returned.
+    mutating func emitMatch(_ match: LZVNCandidate) -> Bool {
+        let saved = q
+        guard let literals = putLiterals(from: lit, count: match.begin &- lit, all: false) else {
+            q = saved
+            return false
+        }
+        let p = literals.position
+        let l0 = literals.left
+        let d = match.distance
+        var m = match.end &- match.begin
+        let x3 = min(m, 10 &- 2 &* l0)
+        m &-= x3
+        var x = x3 &- 3
+        if q &+ 8 >= workLimit {
+            q = saved
+            return false
+        }
+        if d == dPrev {
+            if l0 == 0 {
+                put(0xF0 &+ x3)
+            } else {
+                put((l0 &<< 6) | (x &<< 3) | 6)
             }
         } else if d < 0x600 {
-            let mm = min(m, LZVNWriter.maxShortMatch(l))
-            put((l &<< 6) | ((mm &- 3) &<< 3) | (d &>> 8))  // sml_d
+            put((l0 &<< 6) | (x &<< 3) | (d &>> 8))
             put(d & 0xFF)
-            (dst + o).update(from: lit, count: l)
-            o &+= l
-            m &-= mm
-        } else if d < 0x4000 {
-            let mm = min(m, 34)
-            let opc23 = (d &<< 2) | ((mm &- 3) & 3)
-            put(0xA0 | (l &<< 3) | ((mm &- 3) &>> 2))  // med_d
-            put(opc23 & 0xFF)
-            put(opc23 &>> 8)
-            (dst + o).update(from: lit, count: l)
-            o &+= l
-            m &-= mm
-        } else {
-            let mm = min(m, LZVNWriter.maxShortMatch(l))
-            put((l &<< 6) | ((mm &- 3) &<< 3) | 7)  // lrg_d
+        } else if d >= 0x4000 || m == 0 || x3 &+ m > 34 {
+            put((l0 &<< 6) | (x &<< 3) | 7)
             put(d & 0xFF)
             put(d &>> 8)
-            (dst + o).update(from: lit, count: l)
-            o &+= l
-            m &-= mm
+        } else {
+            // Medium distance: the whole match goes into this opcode.
+            x &+= m
+            m = 0
+            put(0xA0 &+ (x &>> 2) &+ (l0 &<< 3))
+            let v = (d &<< 2) | (x & 3)
+            put(v & 0xFF)
+            put(v &>> 8)
         }
-        prevD = d
-        // Remaining match bytes with the (now previous) distance.
-        while m > 0 {
-            if m >= 16 {
-                let n = min(m, 271)
-                put(0xF0)
-                put(n &- 16)
-                m &-= n
-            } else {
-                put(0xF0 | m)
-                m = 0
+        putBytes(from: p, count: l0)
+        while m > 15 {
+            if q &+ 2 >= workLimit {
+                q = saved
+                return false
             }
+            let y = min(m, 271)
+            put(0xF0)
+            put(y &- 16)
+            m &-= y
         }
+        if m > 0 {
+            if q &+ 1 >= workLimit {
+                q = saved
+                return false
+            }
+            put(0xF0 &+ m)
+        }
+        if q >= workLimit {
+            q = saved
+            return false
+        }
+        dPrev = d
+        lit = match.end
         return true
     }
 
-    mutating func emitEndOfStream() -> Bool {
-        guard capacity &- o >= 8 else { return false }
-        put(0x06)
-        for _ in 0..<7 { put(0) }
+    /// Emits `count` literals from `lit` (spec A.4). All or nothing, like `emitMatch(_:)`.
+    mutating func emitLiterals(_ count: Int) -> Bool {
+        let saved = q
+        guard putLiterals(from: lit, count: count, all: true) != nil, q < workLimit else {
+            q = saved
+            return false
+        }
+        lit &+= count
         return true
     }
 }
@@ -273,4 +368,3 @@ enum LZFSEWriter {
         }
     }
 }
-#endif

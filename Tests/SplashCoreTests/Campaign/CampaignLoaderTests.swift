@@ -101,7 +101,7 @@ import Testing
                 "many-problems.yaml:2:7: error: name: expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"many problems\"",
                 "many-problems.yaml:4:14: error: app.bundle_id: expected a reverse-DNS bundle identifier such as com.example.shop; found \"shop\"",
                 "many-problems.yaml:6:10: error: schedule.start: expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \"tomorrow\"",
-                "many-problems.yaml:8:11: error: encoding: expected one of atx, ktx, png; found \"jpeg\"; did you mean 'png'?",
+                "many-problems.yaml:8:11: error: encoding: expected one of atx, ktx, ktx-plain, png; found \"jpeg\"; did you mean 'png'?",
                 "many-problems.yaml:11:9: error: marker.dark: expected a colour as \"#RRGGBB\" (quoted: # starts a comment in YAML); found \"white\"",
                 "many-problems.yaml:16:9: error: appearances.light.layers[0]: fit: none needs a width or a height in points",
             ]
