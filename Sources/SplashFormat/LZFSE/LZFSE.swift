@@ -44,9 +44,9 @@
 // uses the framework's encoder. The pure-Swift decoders are not compiled there.
 // On every other platform they do the work (`LZFSEDecoder`), and `LZFSEEncoder`
 // writes what Apple's reference encoder writes for the same input, byte for byte
-// (`bvx-`, `bvxn` or `bvx2` blocks; docs/ios-launch-cache.md §3). The encoder is
-// compiled on Apple platforms too, so a test there can compare it with the
-// framework's.
+// (`bvx-`, `bvxn` or `bvx2` blocks; docs/ios-launch-cache.md §3, docs/lzfse-encoder.md).
+// On Apple platforms the encoder is compiled in debug builds only, so a test there
+// can compare it with the framework's while an app's release build carries none of it.
 
 import Foundation
 

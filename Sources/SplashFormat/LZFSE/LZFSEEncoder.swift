@@ -1,11 +1,15 @@
 // Pure-Swift LZFSE encoder whose output equals, byte for byte, that of Apple's reference encoder
-// (lzfse/lzfse `lzfse_encode_buffer`, as pyliblzfse's `liblzfse.compress` calls it), compiled on
-// every platform. Section numbers (§) refer to the LZFSE encoder specification, which describes
-// the reference's behaviour; the code follows that description, not the reference's source.
+// (lzfse/lzfse `lzfse_encode_buffer`, as pyliblzfse's `liblzfse.compress` calls it). Compiled where
+// the Compression framework is absent, and in debug builds everywhere (a test on a Mac compares
+// it with the framework's encoder; an app's release build does not carry it). Section numbers (§)
+// refer to docs/lzfse-encoder.md, which describes the reference's behaviour; the code follows that
+// description, not the reference's source.
 //
 // The stream is one `bvx-` (stored) block, one `bvxn` (LZVN, LZVNEncoder.swift) block, or a run of
 // `bvx2` blocks, then `bvx$` (§1). The bvx2 path has a match finder (§2) feeding (L, M, D) triples
 // and literals into blocks (§3), each written with FSE-coded literal and L/M/D streams (§4).
+
+#if !canImport(Compression) || DEBUG
 
 /// Apple's reference LZFSE encoder, reproduced byte for byte (spec §0–§7).
 package enum LZFSEEncoder {
@@ -761,3 +765,5 @@ package enum LZFSEEncoder {
         }
     }
 }
+
+#endif

@@ -1,7 +1,10 @@
 // Pure-Swift LZVN encoder with the behaviour of Apple's reference encoder (lzfse/lzfse,
-// `lzvn_encode_base.c`), compiled on every platform. LZFSEEncoder uses it for the `bvxn` block of
+// `lzvn_encode_base.c`), compiled where the Compression framework is absent, and in debug
+// builds everywhere (for the Mac's comparison test). LZFSEEncoder uses it for the `bvxn` block of
 // inputs under 4096 bytes; its output is then byte for byte the reference's. Section numbers
-// (§) refer to the LZFSE encoder specification (Appendix A describes this encoder).
+// (§) refer to docs/lzfse-encoder.md (Appendix A describes this encoder).
+
+#if !canImport(Compression) || DEBUG
 
 /// Apple's reference LZVN encoder, reproduced (spec Appendix A).
 package enum LZVNEncoder {
@@ -368,3 +371,5 @@ enum LZFSEWriter {
         }
     }
 }
+
+#endif
