@@ -78,68 +78,20 @@ func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt
 
 // MARK: - Reference decoder bridge (Python + pyliblzfse)
 
+/// The reference in SplashTestSupport (``ReferenceLZFSE``), one input at a time.
 enum Reference {
-    /// A python3 that can `import liblzfse`, if any.
-    static let python: String? = {
-        var candidates: [String] = []
-        if let r = run(["/usr/bin/env", "python3", "-c", "import sys; print(sys.executable)"]), r.status == 0 {
-            candidates.append(String(decoding: r.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        candidates += ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"]
-        return candidates.first { path in
-            FileManager.default.isExecutableFile(atPath: path) && run([path, "-c", "import liblzfse"])?.status == 0
-        }
-    }()
-
-    static var available: Bool { python != nil }
-
-    static func run(_ argv: [String]) -> (status: Int32, out: Data)? {
-        #if os(macOS) || os(Linux) || os(Windows)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: argv[0])
-        p.arguments = Array(argv.dropFirst())
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { return nil }
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, out)
-        #else
-        return nil
-        #endif
-    }
+    static var available: Bool { ReferenceLZFSE.available }
 
     /// Decodes `stream` with the reference C decoder; nil if it refuses it.
-    static func decompress(_ stream: [UInt8]) throws -> [UInt8]? { try reference("decompress", stream) }
+    static func decompress(_ stream: [UInt8]) throws -> [UInt8]? { try reference(ReferenceLZFSE.decompress, stream) }
 
     /// Encodes `input` with the reference C encoder (`liblzfse.compress`, which gives it a
     /// destination of n + 12 bytes); nil if it fails or Python with pyliblzfse is missing.
-    static func compress(_ input: [UInt8]) throws -> [UInt8]? { try reference("compress", input) }
+    static func compress(_ input: [UInt8]) throws -> [UInt8]? { try reference(ReferenceLZFSE.compress, input) }
 
-    /// `liblzfse.<function>` of `input`; nil if it refuses it or Python with pyliblzfse is missing.
-    private static func reference(_ function: String, _ input: [UInt8]) throws -> [UInt8]? {
-        guard let python else { return nil }
-        let dir = FileManager.default.temporaryDirectory
-        let id = UUID().uuidString
-        let source = dir.appendingPathComponent("lzfse-\(id).in")
-        let output = dir.appendingPathComponent("lzfse-\(id).out")
-        defer {
-            try? FileManager.default.removeItem(at: source)
-            try? FileManager.default.removeItem(at: output)
-        }
-        try Data(input).write(to: source)
-        let script = """
-            import sys, liblzfse
-            data = open(sys.argv[1], 'rb').read()
-            try:
-                out = liblzfse.\(function)(data)
-            except liblzfse.error:
-                sys.exit(3)
-            open(sys.argv[2], 'wb').write(out)
-            """
-        guard let r = run([python, "-c", script, source.path, output.path]), r.status == 0 else { return nil }
-        return [UInt8](try Data(contentsOf: output))
+    private static func reference(_ function: ([Data]) throws -> [Data?], _ input: [UInt8]) throws -> [UInt8]? {
+        guard available else { return nil }
+        return try function([Data(input)])[0].map { [UInt8]($0) }
     }
 
     /// Whether the reference is here; when it is not, the calling test fails (`make deps` installs

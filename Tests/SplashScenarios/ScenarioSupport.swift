@@ -153,7 +153,8 @@ package final class CountingDecoder: SnapshotPixelDecoder, @unchecked Sendable {
 /// Apple's reference LZFSE decoder (pyliblzfse, which `make deps` installs) run on `stream`: an
 /// oracle for what splashgen's LZFSE writes.
 package func referenceLZFSEDecompress(_ stream: Data) throws -> Data {
-    try ReferenceLZFSE.decompress([stream])[0]
+    guard let decoded = try ReferenceLZFSE.decompress([stream])[0] else { throw ReferenceLZFSE.ReferenceError(description: "the reference refused the stream") }
+    return decoded
 }
 
 /// Runs the built `splashgen` binary (beside the test bundle) from the repository's root.

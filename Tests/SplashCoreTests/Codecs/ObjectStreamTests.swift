@@ -42,7 +42,7 @@ import Testing
         let reference = try ReferenceLZFSE.compress(objects.map(\.blocks))
         let differing = zip(names, zip(objects, reference)).filter { $1.0.stream != $1.1 }.map(\.0)
         #expect(differing.isEmpty, "\(differing.count) of \(names.count) objects' streams differ from the reference's, e.g. \(differing.prefix(3))")
-        let ours = objects.reduce(0) { $0 + $1.stream.count }, theirs = reference.reduce(0) { $0 + $1.count }
+        let ours = objects.reduce(0) { $0 + $1.stream.count }, theirs = reference.reduce(0) { $0 + ($1?.count ?? 0) }
         print("\(bundle): \(names.count) objects, streams \(ours) bytes, the reference's \(theirs)")
     }
 
