@@ -204,8 +204,9 @@ package enum LZFSEDecoder {
     }
 }
 
+#if !canImport(Compression) || DEBUG
 /// The value tables of the L, M and D symbols: extra bits and base values (the decoder's and the
-/// encoder's, compiled everywhere).
+/// encoder's, compiled wherever either is).
 extension LZFSEConstants {
     static let lExtraBits: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 5, 8]
     static let lBaseValue: [Int32] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 28, 60]
@@ -227,3 +228,4 @@ extension LZFSEConstants {
         131068, 163836, 196604, 229372,
     ]
 }
+#endif
