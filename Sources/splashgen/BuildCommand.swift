@@ -96,7 +96,7 @@ struct BuildCommand: ParsableCommand {
         for (path, season) in seasons {
             do {
                 let report = try builder.build(season, progress: Console.progress("\(season.name): rendering"), waiting: Console.waiting(for: output))
-                Console.warn(report.warnings)
+                Console.warn(season.warnings + report.warnings)
                 print(Self.summary(report, season: season, output: output))
             } catch {
                 _ = Console.fail(error, context: path)

@@ -60,7 +60,7 @@ import Testing
         #expect(overlap.status == 1)
         #expect(
             overlap.stderr
-                == "\(folder)/sale-b.yaml:6:3: error: schedule: sale-b and sale-a (\(folder)/sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority\n"
+                == "\(folder)/sale-b.yaml:6:3: error: schedule: sale-b and sale-a (\(folder)/sale-a.yaml:6) overlap with the same priority 5 on iPhone 15; give the one that should show a higher priority\n"
         )
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("overlap").path))
 

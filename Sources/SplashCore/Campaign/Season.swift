@@ -31,9 +31,9 @@ package struct Season: Equatable, Sendable {
     }
 
     /// What stops these campaigns from sharing one bundle, each at the later campaign's file: another
-    /// app, a name used twice, two campaigns of one priority whose windows and app-version ranges
-    /// both overlap (which one shows would be a matter of order; campaigns no app version can both
-    /// hold never compete), or another marker (it is the app's storyboard's, one for all).
+    /// app, a name used twice, two campaigns of one priority that really meet (``meet(_:_:)``: the
+    /// same time, the same app versions and a screen in common, where which one shows would be a
+    /// matter of order), or another marker (it is the app's storyboard's, one for all).
     package var problems: [Diagnostic] {
         var found: [Diagnostic] = []
         for (index, campaign) in campaigns.enumerated() {
@@ -65,18 +65,64 @@ package struct Season: Equatable, Sendable {
                         Diagnostic(
                             campaign.nameSource,
                             "the name \(campaign.name) is already used by \(earlier.nameSource.file); each campaign in a bundle needs its own name"))
-                } else if earlier.priority == campaign.priority, earlier.schedule.overlaps(campaign.schedule),
-                    Self.versionsOverlap(earlier.app, campaign.app)
-                {
+                } else if earlier.priority == campaign.priority, Self.meet(earlier, campaign) {
+                    let shared = Self.screens(of: earlier).intersection(Self.screens(of: campaign))
                     found.append(
                         Diagnostic(
                             campaign.scheduleSource,
-                            "\(campaign.name) and \(earlier.name) (\(earlier.scheduleSource.file):\(earlier.scheduleSource.line)) overlap with the same priority \(campaign.priority); give the one that should show a higher priority"
+                            "\(campaign.name) and \(earlier.name) (\(earlier.scheduleSource.file):\(earlier.scheduleSource.line)) overlap with the same priority \(campaign.priority) on \(Self.devices(shared, in: campaign)); give the one that should show a higher priority"
                         ))
                 }
             }
         }
         return found
+    }
+
+    /// Where a campaign outranks another that it does not cover: both in force at once for some app
+    /// version, on some screen both have, while the lower one has screens the higher one lacks. There
+    /// a phone shows the lower campaign (a phone takes the highest-priority campaign in force that has
+    /// its screen), which may not be what the designer meant; one warning each, at the higher one.
+    package var warnings: [Diagnostic] {
+        var found: [Diagnostic] = []
+        for (index, campaign) in campaigns.enumerated() {
+            for other in campaigns[(index + 1)...] where other.priority != campaign.priority && Self.meet(campaign, other) {
+                let (high, low) = campaign.priority > other.priority ? (campaign, other) : (other, campaign)
+                let lacking = Self.screens(of: low).subtracting(Self.screens(of: high))
+                guard !lacking.isEmpty else { continue }
+                found.append(
+                    Diagnostic(
+                        high.nameSource,
+                        "\(high.name) (priority \(high.priority)) outranks \(low.name) (priority \(low.priority)) but lacks \(lacking.count) of its screens (\(Self.devices(lacking, in: low))): phones with those screens show \(low.name); give \(high.name) those screens unless that is meant",
+                        severity: .warning))
+            }
+        }
+        return found
+    }
+
+    /// A screen as a phone tells it: the snapshot's portrait pixel size, and the iPad screen a window is on.
+    struct ScreenKey: Hashable {
+        var pixels: Manifest.Size
+        var windowOf: Manifest.Size?
+    }
+
+    /// The screens a campaign has snapshots of.
+    static func screens(of campaign: Campaign) -> Set<ScreenKey> {
+        Set(campaign.screens.map { ScreenKey(pixels: $0.pixels(.portrait), windowOf: $0.windowOf) })
+    }
+
+    /// Whether two campaigns can be in force on one phone at once: their windows overlap, some app
+    /// version lies in both ranges, and they have a screen in common (an iPhone campaign and an iPad
+    /// campaign never meet).
+    static func meet(_ a: Campaign, _ b: Campaign) -> Bool {
+        a.schedule.overlaps(b.schedule) && versionsOverlap(a.app, b.app) && !screens(of: a).isDisjoint(with: screens(of: b))
+    }
+
+    /// The devices of `keys` as `campaign` names them: the first three, then how many more.
+    static func devices(_ keys: Set<ScreenKey>, in campaign: Campaign) -> String {
+        let names = campaign.screens.filter { keys.contains(ScreenKey(pixels: $0.pixels(.portrait), windowOf: $0.windowOf)) }.map {
+            $0.devices[0].name + ($0.windowOf == nil ? "" : " (window)")
+        }
+        return names.count <= 3 ? names.joined(separator: ", ") : names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) more"
     }
 
     /// Whether some app version lies in both campaigns' ranges (`min_version`…`max_version`, each

@@ -44,13 +44,13 @@ import Testing
             throws: CampaignError([
                 Diagnostic(
                     SourceLocation(file: "sale-b.yaml", line: 6, column: 3, keyPath: "schedule"),
-                    "sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority")
+                    "sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5 on iPhone 15; give the one that should show a higher priority")
             ])
         ) {
             try loader.load(contentsOf: seasonFile("overlap.yaml"), displayPath: "overlap.yaml")
         }
         let message =
-            "sale-b.yaml:6:3: error: schedule: sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5; give the one that should show a higher priority"
+            "sale-b.yaml:6:3: error: schedule: sale-b and sale-a (sale-a.yaml:6) overlap with the same priority 5 on iPhone 15; give the one that should show a higher priority"
         do { _ = try loader.load(files("sale-a.yaml", "sale-b.yaml"), name: "x") } catch { #expect(error.description == message) }
     }
 
@@ -69,8 +69,50 @@ import Testing
         own6.app.minVersion = "5.5"
         #expect(
             Season(name: "x", campaigns: [own5, own6]).problems.map(\.message) == [
-                "own6 and own (own.yaml:\(own5.scheduleSource.line)) overlap with the same priority \(own5.priority); give the one that should show a higher priority"
+                "own6 and own (own.yaml:\(own5.scheduleSource.line)) overlap with the same priority \(own5.priority) on iPhone 15; give the one that should show a higher priority"
             ])
+    }
+
+    /// Issue 42: a phone takes the highest-priority campaign in force that has its screen, so two
+    /// campaigns of one priority compete only on a screen both have. An iPhone campaign and an iPad
+    /// campaign of one priority never meet; give them a screen in common and they do.
+    @Test func campaignsOfOnePriorityOnScreensThatNeverMeetShareABundle() throws {
+        let catalogue = try DeviceCatalogue.bundled()
+        let phone = try loader.load(files("own.yaml"), name: "x").campaigns[0]
+        var pad = phone
+        pad.name = "own-pad"
+        pad.screens = DeviceCatalogue.screens(of: [try #require(catalogue.device(named: "iPad Pro 13-inch (M4)"))])
+        #expect(Season(name: "x", campaigns: [phone, pad]).problems == [])
+        #expect(Season(name: "x", campaigns: [phone, pad]).warnings == [])
+        pad.screens += phone.screens
+        #expect(
+            Season(name: "x", campaigns: [phone, pad]).problems.map(\.message) == [
+                "own-pad and own (own.yaml:\(phone.scheduleSource.line)) overlap with the same priority \(phone.priority) on iPhone 15; give the one that should show a higher priority"
+            ])
+    }
+
+    /// Issue 42: a higher-priority campaign that shares a screen with one it outranks but lacks
+    /// others of its screens is a warning naming them: phones with those screens show the lower one.
+    @Test func aHigherCampaignThatLacksScreensOfOneItOutranksIsAWarningNamingThem() throws {
+        let catalogue = try DeviceCatalogue.bundled()
+        var low = try loader.load(files("own.yaml"), name: "x").campaigns[0]
+        low.screens += DeviceCatalogue.screens(of: [try #require(catalogue.device(named: "iPad Pro 13-inch (M4)"))])
+        var high = low
+        (high.name, high.priority, high.screens) = ("sale", low.priority + 1, [low.screens[0]])
+        let season = Season(name: "x", campaigns: [low, high])
+        #expect(season.problems == [])
+        #expect(
+            season.warnings == [
+                Diagnostic(
+                    high.nameSource,
+                    "sale (priority \(high.priority)) outranks own (priority \(low.priority)) but lacks 1 of its screens (iPad Pro 13-inch (M4)): phones with those screens show own; give sale those screens unless that is meant",
+                    severity: .warning)
+            ])
+        // Covering every screen of the one it outranks, or sharing none, it says nothing.
+        high.screens = low.screens
+        #expect(Season(name: "x", campaigns: [low, high]).warnings == [])
+        high.screens = DeviceCatalogue.screens(of: [try #require(catalogue.device(named: "iPhone SE (3rd generation)"))])
+        #expect(Season(name: "x", campaigns: [low, high]).warnings == [])
     }
 
     @Test func aSeasonFileNamesItsOwnProblemsAtTheirPlace() {
