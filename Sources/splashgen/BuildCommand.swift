@@ -45,7 +45,7 @@ struct BuildCommand: ParsableCommand {
             throw ValidationError("--max-image-pixels must be from 1 to \(Self.largestImagePixels); found \(maxImagePixels)")
         }
         if let bundle, !Season.isValidName(bundle) {
-            throw ValidationError("--bundle expects letters, digits, '.', '_' or '-' (it names the folder under \(output)/); found \"\(bundle)\"")
+            throw ValidationError("--bundle expects \(Season.nameRule) (it names the folder under \(output)/); found \"\(bundle)\"")
         }
     }
 

@@ -23,7 +23,7 @@ struct ValidateCommand: ParsableCommand {
 
     func validate() throws {
         if let bundle, !Season.isValidName(bundle) {
-            throw ValidationError("--bundle expects letters, digits, '.', '_' or '-' (it names a bundle folder); found \"\(bundle)\"")
+            throw ValidationError("--bundle expects \(Season.nameRule) (it names a bundle folder); found \"\(bundle)\"")
         }
         if !(1...BuildCommand.largestImagePixels).contains(maxImagePixels) {
             throw ValidationError("--max-image-pixels must be from 1 to \(BuildCommand.largestImagePixels); found \(maxImagePixels)")

@@ -57,7 +57,9 @@ package struct CampaignLoader: Sendable {
             case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
                 .composer(let context, let problem, let mark, _):
                 (line, column) = (mark.line, mark.column)
-                message = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+                message =
+                    Self.indentation(problem, context: context, column: column)
+                    ?? [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
                 if line >= 1, line <= lines.count, let tab = lines[line - 1].firstIndex(of: "\t"),
                     lines[line - 1][..<tab].allSatisfy({ $0 == " " || $0 == "\t" })
                 {
@@ -76,6 +78,22 @@ package struct CampaignLoader: Sendable {
             }
         }
         return [Diagnostic(SourceLocation(file: file, line: line, column: column, keyPath: ""), "malformed YAML: \(message)")]
+    }
+
+    /// LibYAML's words for a line indented where no key or list item of the lines above can be, in a
+    /// person's: what the indentation should match. Nil for any other problem.
+    static func indentation(_ problem: String, context: YamlError.Context?, column: Int) -> String? {
+        let block = context.map { " (in the \($0.text.hasSuffix("collection") ? "list" : "mapping") that starts at line \($0.mark.line))" } ?? ""
+        switch problem {
+        case "did not find expected '-' indicator", "did not find expected key":
+            return
+                "indentation: this line starts at column \(column), which lines up with no key or list item above it\(block); indent it as far as the keys or list items it belongs with"
+        case "mapping values are not allowed in this context":
+            return
+                "indentation: a key on this line is indented deeper than the key above it, as if it were inside that key's value; line it up with the keys it belongs with (or, if the value holds ': ', put the value in quotes)"
+        default:
+            return nil
+        }
     }
 
     /// Each repeated key of the block mapping that starts at `mark`, at its own line.

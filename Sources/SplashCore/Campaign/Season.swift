@@ -24,8 +24,11 @@ package struct Season: Equatable, Sendable {
     /// the 255 bytes a file name may have.
     package static let maxNameLength = 200
 
-    /// Whether `name` can name a bundle folder: letters, digits, `.`, `_`, `-`, not starting with a
-    /// dot or dash, at most ``maxNameLength`` characters.
+    /// What a bundle's name may hold, in a message's words: the rule of ``isValidName(_:)``.
+    package static let nameRule = "ASCII letters (A-Z, a-z), digits, '.', '_' or '-', not starting with '.' or '-'"
+
+    /// Whether `name` can name a bundle folder: ASCII letters, digits, `.`, `_`, `-`, not starting
+    /// with a dot or dash, at most ``maxNameLength`` characters.
     package static func isValidName(_ name: String) -> Bool {
         name.count <= maxNameLength && name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil
     }

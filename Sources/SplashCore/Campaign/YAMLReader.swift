@@ -77,7 +77,7 @@ final class YAMLReader {
             return nil
         }
         guard Season.isValidName(name) else {
-            error(node, path, "expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"\(name)\"")
+            error(node, path, "expected \(Season.nameRule) (it names the folder under Output/); found \"\(name)\"")
             return nil
         }
         return name

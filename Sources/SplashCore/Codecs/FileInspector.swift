@@ -31,7 +31,7 @@ package enum FileInspector {
             return lines
         case .png:
             let size = try PNGCodec.size(of: data)
-            guard let header = PNGHeader(data) else { throw ImageError.notPNG }
+            guard let header = PNGHeader(data) else { throw ImageError.notPNG(data) }
             let colorTypes = [0: "grey", 2: "RGB", 3: "palette", 4: "grey+alpha", 6: "RGBA"]
             return [
                 ("format", "PNG"),

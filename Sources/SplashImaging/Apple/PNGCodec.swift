@@ -66,7 +66,7 @@ public enum PNGCodec {
 
     /// An image source over `data`, after checking the PNG signature as the Linux backend does.
     private static func source(of data: Data) throws(ImageError) -> CGImageSource {
-        guard SnapshotContent(sniffing: data) == .png else { throw data.isEmpty ? .empty : .notPNG }
+        guard SnapshotContent(sniffing: data) == .png else { throw ImageError.notPNG(data) }
         guard let source = CGImageSourceCreateWithData(data as CFData, nil), CGImageSourceGetCount(source) > 0 else {
             throw .corrupt("ImageIO: no image in the data")
         }

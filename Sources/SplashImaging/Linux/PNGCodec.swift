@@ -85,7 +85,7 @@ public enum PNGCodec {
     /// Opens the header of `data` with libpng and hands the `png_image` to `body`; always frees it.
     private static func withImage<T>(_ data: Data, _ body: (inout png_image) throws(ImageError) -> T) throws(ImageError) -> T {
         guard SnapshotContent(sniffing: data) == .png else {
-            throw data.isEmpty ? .empty : .notPNG
+            throw ImageError.notPNG(data)
         }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)

@@ -1,3 +1,4 @@
+import Foundation
 import SplashFormat
 
 // The contract both imaging backends keep (Linux: libpng, stb, astcenc; Apple platforms: ImageIO,
@@ -10,6 +11,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case empty
     /// The bytes do not start with the PNG signature.
     case notPNG
+    /// The bytes are another image format, named by its signature ("JPEG", "GIF", …).
+    case otherFormat(String)
     /// The decoder stopped: truncated or damaged data. The text names the decoder and what it said.
     case corrupt(String)
     /// More pixels than allowed (a decompression bomb, or art far too large for a launch screen).
@@ -21,10 +24,30 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// The file could not be read.
     case unreadable(FileSystemError)
 
+    /// Why `data` is not a PNG: it is empty, another image format known by its signature, or
+    /// nothing this knows. Both backends' decoders and `inspect` ask here.
+    public static func notPNG(_ data: Data) -> ImageError {
+        let bytes = [UInt8](data.prefix(12))
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + signature.count && Array(bytes[offset..<offset + signature.count]) == signature
+        }
+        if bytes.isEmpty { return .empty }
+        if starts([0xFF, 0xD8, 0xFF]) { return .otherFormat("JPEG") }
+        if starts(Array("GIF8".utf8)) { return .otherFormat("GIF") }
+        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return .otherFormat("WebP") }
+        if starts(Array("ftyp".utf8), at: 4) { return .otherFormat(starts(Array("avif".utf8), at: 8) ? "AVIF" : "HEIF/HEIC") }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .otherFormat("TIFF") }
+        if starts(Array("BM".utf8)) { return .otherFormat("BMP") }
+        return .notPNG
+    }
+
     public var description: String {
         switch self {
         case .empty: return "the file is empty"
         case .notPNG: return "not a PNG file (the PNG signature is missing)"
+        case .otherFormat(let format):
+            return
+                "a \(format) file, not a PNG: art must be PNG; export it as PNG (on a Mac `sips -s format png IN --out OUT.png`, or ImageMagick's `convert IN OUT.png`) and name the .png here"
         case .corrupt(let detail): return "truncated or corrupt PNG (\(detail))"
         case .tooLarge(let w, let h, let limit):
             return "image is \(w)x\(h) = \(w * h) pixels, over the limit of \(limit) pixels"

@@ -96,9 +96,27 @@ import Testing
         ("duplicate-key.yaml", ["duplicate-key.yaml:8:3: error: start: duplicate key 'start'; it is already given at line 6"]),
         ("tab.yaml", ["tab.yaml:4:1: error: malformed YAML: a tab indents this line; YAML indents with spaces only"]),
         (
+            "indent-list.yaml",
+            [
+                "indent-list.yaml:15:6: error: malformed YAML: indentation: this line starts at column 6, which lines up with no key or list item above it (in the mapping that starts at line 11); indent it as far as the keys or list items it belongs with"
+            ]
+        ),
+        (
+            "indent-key.yaml",
+            [
+                "indent-key.yaml:7:8: error: malformed YAML: indentation: a key on this line is indented deeper than the key above it, as if it were inside that key's value; line it up with the keys it belongs with (or, if the value holds ': ', put the value in quotes)"
+            ]
+        ),
+        (
+            "indent-mapping.yaml",
+            [
+                "indent-mapping.yaml:12:5: error: malformed YAML: indentation: this line starts at column 5, which lines up with no key or list item above it (in the mapping that starts at line 10); indent it as far as the keys or list items it belongs with"
+            ]
+        ),
+        (
             "many-problems.yaml",
             [
-                "many-problems.yaml:2:7: error: name: expected letters, digits, '.', '_' or '-' (it names the folder under Output/); found \"many problems\"",
+                "many-problems.yaml:2:7: error: name: expected ASCII letters (A-Z, a-z), digits, '.', '_' or '-', not starting with '.' or '-' (it names the folder under Output/); found \"many problems\"",
                 "many-problems.yaml:4:14: error: app.bundle_id: expected a reverse-DNS bundle identifier such as com.example.shop; found \"shop\"",
                 "many-problems.yaml:6:10: error: schedule.start: expected an ISO 8601 date and time with offset, e.g. 2026-11-10T20:00:00+08:00; found \"tomorrow\"",
                 "many-problems.yaml:8:11: error: encoding: expected one of atx, ktx, ktx-plain, png; found \"jpeg\"; did you mean 'png'?",
@@ -154,7 +172,7 @@ import Testing
     static let imageFailures: [(file: String, message: String)] = [
         (
             "not-a-png.yaml",
-            "not-a-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/not-a-png.png\": not a PNG file (the PNG signature is missing)"
+            "not-a-png.yaml:13:16: error: appearances.light.layers[0].image: \"../png/not-a-png.png\": a GIF file, not a PNG: art must be PNG; export it as PNG (on a Mac `sips -s format png IN --out OUT.png`, or ImageMagick's `convert IN OUT.png`) and name the .png here"
         ),
         (
             "truncated-png.yaml",

@@ -61,8 +61,20 @@ import Testing
     }
 
     @Test func badFilesAreRefusedWithANamedReason() throws {
-        #expect(throws: ImageError.notPNG) { try PNGCodec.decode(Data(contentsOf: Fixtures.url("png/not-a-png.png"))) }
+        // make-fixtures.py writes it starting "GIF89a": named as a GIF.
+        #expect(throws: ImageError.otherFormat("GIF")) { try PNGCodec.decode(Data(contentsOf: Fixtures.url("png/not-a-png.png"))) }
+        #expect(throws: ImageError.notPNG) { try PNGCodec.decode(Data("not an image at all".utf8)) }
         #expect(throws: ImageError.empty) { try PNGCodec.decode(Data()) }
+        // Another format is named by its signature (JPEG's SOI marker FF D8 then a marker FF; GIF89a;
+        // RIFF....WEBP), with the fix.
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0])
+        #expect(throws: ImageError.otherFormat("JPEG")) { try PNGCodec.decode(jpeg) }
+        #expect(throws: ImageError.otherFormat("GIF")) { try PNGCodec.decode(Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8)) }
+        #expect(throws: ImageError.otherFormat("WebP")) { try PNGCodec.decode(Data("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) }
+        #expect(
+            ImageError.otherFormat("JPEG").description
+                == "a JPEG file, not a PNG: art must be PNG; export it as PNG (on a Mac `sips -s format png IN --out OUT.png`, or ImageMagick's `convert IN OUT.png`) and name the .png here"
+        )
         #expect(throws: ImageError.tooLarge(width: 30000, height: 30000, limit: PNGCodec.defaultMaxPixels)) {
             try PNGCodec.decode(Data(contentsOf: Fixtures.url("png/bomb.png")))
         }
