@@ -10,11 +10,23 @@ struct Splashgen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "splashgen",
         abstract: "Precompute iOS launch-screen snapshots for every iPhone and iPad, at build time.",
-        subcommands: [
-            BuildCommand.self, ValidateCommand.self, DevicesCommand.self, InspectCommand.self, DecodeCommand.self,
-            ApplyCommand.self, RestoreCommand.self, StatusCommand.self, SimCommand.self,
-            KeygenCommand.self, CertifyCommand.self, SignCommand.self, PackCommand.self, UnpackCommand.self, VerifyCommand.self,
-            PublishCommand.self, FetchCommand.self, PreviewCommand.self,
+        discussion: """
+            A campaign file (YAML: dates, art, grey, light and dark) becomes a bundle of the snapshots iOS \
+            caches for an app's launch screen, for every device, orientation and appearance, in the \
+            OS's own format. Sign and publish it as a season; the app's SplashApplier swaps the cached \
+            files while a campaign is in force and puts the originals back after. `sim` plays it all \
+            on a simulated phone.
+
+            Start with: splashgen validate campaigns/double11.yaml && splashgen build campaigns/double11.yaml
+            """,
+        groupedSubcommands: [
+            CommandGroup(name: "Make", subcommands: [BuildCommand.self, PreviewCommand.self, DevicesCommand.self]),
+            CommandGroup(name: "Check", subcommands: [ValidateCommand.self, InspectCommand.self, DecodeCommand.self, VerifyCommand.self]),
+            CommandGroup(
+                name: "Sign and ship",
+                subcommands: [KeygenCommand.self, CertifyCommand.self, SignCommand.self, PackCommand.self, UnpackCommand.self, PublishCommand.self]),
+            CommandGroup(name: "Run on a phone", subcommands: [ApplyCommand.self, RestoreCommand.self, StatusCommand.self, FetchCommand.self]),
+            CommandGroup(name: "Simulate", subcommands: [SimCommand.self]),
         ]
     )
 
