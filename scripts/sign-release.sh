@@ -39,9 +39,9 @@ if [ -n "${SEASON_URL:-}" ]; then scripts/fetch-live-slices.sh "$SEASON_URL" "$o
 for bundle in "$unsigned"/*/; do
     name=$(basename "$bundle")
     [ "$name" = season ] && continue
-    "$splashgen" pack "$bundle" -o "$out/$name.zip" --key "$key_dir/online" ${certificate[@]+"${certificate[@]}"}
-    "$splashgen" verify "$out/$name.zip" --key keys/root.pub
+    "$splashgen" pack "$bundle" -o "$out/$name.zip" --signing-key "$key_dir/online" ${certificate[@]+"${certificate[@]}"}
+    "$splashgen" verify "$out/$name.zip" --public-key keys/root.pub
 done
-SOURCE_DATE_EPOCH=$(scripts/commit-time.sh) "$splashgen" publish "$unsigned/season" -o "$out/cdn/season" --key "$key_dir/online" \
+SOURCE_DATE_EPOCH=$(scripts/commit-time.sh) "$splashgen" publish "$unsigned/season" -o "$out/cdn/season" --signing-key "$key_dir/online" \
     ${certificate[@]+"${certificate[@]}"} ${readmit[@]+"${readmit[@]}"}
 scripts/verify-season.sh keys/root.pub "$out/cdn/season"

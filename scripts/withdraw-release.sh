@@ -29,7 +29,7 @@ umask 077
 printf '%s\n' "$SIGNING_KEY_TEXT" >"$key_dir/online"
 certificate=()
 [ -f keys/online.cert ] && certificate=(--certificate keys/online.cert)
-"$splashgen" publish -o "$out" --key "$key_dir/online" ${certificate[@]+"${certificate[@]}"} --withdraw "$campaign"
+"$splashgen" publish -o "$out" --signing-key "$key_dir/online" ${certificate[@]+"${certificate[@]}"} --withdraw "$campaign"
 # The objects are not here (they stay on the CDN): the signatures and the rank against the season
 # online are checked.
 scripts/verify-season.sh --signatures-only keys/root.pub "$out" "$key_dir/online.json"

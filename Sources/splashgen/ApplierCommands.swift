@@ -20,8 +20,7 @@ struct ApplierOptions: ParsableArguments {
     @Option(help: "The current time, ISO 8601 with offset (default: now).")
     var now: String?
 
-    @Option(help: "A public key file (from keygen): refuse bundles it did not sign.")
-    var key: String?
+    @OptionGroup var key: PublicKeyOption
 
     @Option(help: "The app's UIUserInterfaceStyle: light or dark for a one-style app (no guessing), auto for both.")
     var interfaceStyle: InterfaceStyleArgument = .auto
@@ -47,7 +46,7 @@ struct ApplierOptions: ParsableArguments {
         let (version, build) = try app.required()
         var applier = SnapshotApplier(
             container: URL(fileURLWithPath: container), bundle: bundle.map { URL(fileURLWithPath: $0) },
-            appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(), trust: try Splashgen.trust(keyFile: key),
+            appVersion: version, appBuild: build, osVersion: OSVersion(ios)!, decoder: SnapshotDecoder(), trust: try Splashgen.trust(keyFile: key.path),
             clock: { date })
         applier.interfaceStyle = interfaceStyle.style
         applier.appBundleID = bundleId

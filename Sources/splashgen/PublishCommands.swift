@@ -18,7 +18,7 @@ struct PublishCommand: ParsableCommand {
 
     @Argument(help: "The bundle folder or archive (none with --withdraw).") var bundle: String?
     @Option(name: [.short, .customLong("output")], help: "The tree to write into (created, or updated in place).") var output: String
-    @Option(help: "The private key file from keygen.") var key: String
+    @OptionGroup var key: SigningKeyOption
     @OptionGroup var certificate: CertificateOption
     @Option(
         help: ArgumentHelp(
@@ -42,6 +42,7 @@ struct PublishCommand: ParsableCommand {
     var grace = 48
 
     func validate() throws {
+        guard key.path != nil else { throw ValidationError("publish needs --signing-key, the private key file from keygen") }
         guard (1...3660).contains(validFor) else { throw ValidationError("--valid-for must be 1 to 3660 days; found \(validFor)") }
         guard (1...2160).contains(grace) else { throw ValidationError("--grace must be 1 to 2160 hours (90 days); found \(grace)") }
         if withdraw.isEmpty {
@@ -54,7 +55,7 @@ struct PublishCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let privateKey = try String(contentsOfFile: key, encoding: .utf8)
+            let privateKey = try String(contentsOfFile: key.path ?? "", encoding: .utf8)
             let started = ContinuousClock.now
             let report =
                 if let bundle {
@@ -134,7 +135,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Argument(help: "The published tree's URL.") var url: String
     @Option(help: "The folder to keep bundles in; the installed bundle is <folder>/bundle.") var into: String
     @OptionGroup var screen: ScreenOptions
-    @Option(help: "The public key file the manifest must be signed with (without it the signature is not checked).") var key: String?
+    @OptionGroup var key: PublicKeyOption
     @Option(help: "The app's bundle identifier: another app's manifest is refused.") var bundleId: String?
     @Option(help: "Only these appearances (light, dark).") var appearance: [Appearance] = []
     @Option(help: "Seconds one request may take.") var timeout: Double = 30
@@ -165,7 +166,7 @@ struct FetchCommand: AsyncParsableCommand {
             throw ValidationError("expected an http or https URL; found \"\(url)\"")
         }
         let trust: BundleTrust
-        do { trust = try Splashgen.trust(keyFile: key) } catch { throw Console.fail(error, context: key) }
+        do { trust = try Splashgen.trust(keyFile: key.path) } catch { throw Console.fail(error, context: key.path) }
         var fetcher = BundleFetcher(base: base, folder: URL(fileURLWithPath: into), screen: try screen.size(), trust: trust, bundleID: bundleId)
         if !appearance.isEmpty { fetcher.appearances = Set(appearance) }
         (fetcher.timeout, fetcher.attempts, fetcher.deadline) = (timeout, attempts, deadline)
@@ -179,7 +180,7 @@ struct FetchCommand: AsyncParsableCommand {
             : "installed serial \(report.serial.map(String.init) ?? "none"): \(report.campaigns.joined(separator: ", "))"
         var lines = [
             "\(report.installed.path): \(what)",
-            "  \(report.objectsDownloaded) objects downloaded, \(report.objectsKept) kept; \(report.requests) requests (\(report.retries) retries), \(Console.bytes(report.bytesReceived)) received; \(report.notModified ? "the installed bundle is kept" : report.signer.map { "signature valid: \($0.chain)" } ?? "signature not checked (no --key)")",
+            "  \(report.objectsDownloaded) objects downloaded, \(report.objectsKept) kept; \(report.requests) requests (\(report.retries) retries), \(Console.bytes(report.bytesReceived)) received; \(report.notModified ? "the installed bundle is kept" : report.signer.map { "signature valid: \($0.chain)" } ?? "signature not checked (no --public-key)")",
         ]
         if !report.campaignsWithoutThisScreen.isEmpty {
             lines.append("  warning: no snapshot of this screen in \(report.campaignsWithoutThisScreen.joined(separator: ", "))")

@@ -42,13 +42,17 @@ struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "sign", abstract: "Sign a bundle's manifest (which pins every object's hash).")
 
     @Argument(help: "The bundle folder.") var bundle: String
-    @Option(help: "The private key file from keygen.") var key: String
+    @OptionGroup var key: SigningKeyOption
     @OptionGroup var certificate: CertificateOption
+
+    func validate() throws {
+        guard key.path != nil else { throw ValidationError("sign needs --signing-key, the private key file from keygen") }
+    }
 
     func run() throws {
         do {
             let signer = try BundleTools.sign(
-                bundle: URL(fileURLWithPath: bundle), privateKey: String(contentsOfFile: key, encoding: .utf8), certificate: certificate.read())
+                bundle: URL(fileURLWithPath: bundle), privateKey: String(contentsOfFile: key.path ?? "", encoding: .utf8), certificate: certificate.read())
             print("signed \(bundle)/\(BundleSignature.fileName) with key \(signer.keyID)\(CertificateOption.describe(signer))")
         } catch {
             throw Console.fail(error, context: bundle)
@@ -66,19 +70,21 @@ struct PackCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The archive to write (without it, --device only prints the slice).") var output: String?
     @Option(help: "Only this screen: a device name from the manifest, or a pixel size such as 1179x2556.", completion: .custom(Splashgen.deviceNames))
     var device: String?
-    @Option(help: "Sign the (possibly sliced) manifest with this private key file (from keygen).") var key: String?
-    /// The first release's spelling of `--key`.
+    @OptionGroup var key: SigningKeyOption
+    /// The first release's spelling of `--signing-key`.
     @Option(help: .hidden) var sign: String?
     @OptionGroup var certificate: CertificateOption
 
     func validate() throws {
         guard output != nil || device != nil else { throw ValidationError("pack needs -o ARCHIVE, or --device to print a slice") }
-        guard certificate.certificate == nil || key ?? sign != nil else { throw ValidationError("--certificate goes with --key, the key it certifies") }
+        guard certificate.certificate == nil || key.path ?? sign != nil else {
+            throw ValidationError("--certificate goes with --signing-key, the key it certifies")
+        }
     }
 
     func run() throws {
         do {
-            let privateKey = try (key ?? sign).map { try String(contentsOfFile: $0, encoding: .utf8) }
+            let privateKey = try (key.path ?? sign).map { try String(contentsOfFile: $0, encoding: .utf8) }
             let inputs = [URL(fileURLWithPath: bundle)]
             let named = try output.map { path throws in try OutputFile.check(OutputFile.resolve(path), example: "bundle.zip", inputs: inputs) }
             let contents = try BundleTools.contents(
@@ -137,15 +143,12 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check a bundle folder or archive: signature, every hash, every header and pixel size.")
 
     @Argument(help: "A bundle folder or archive.") var bundle: String
-    @Option(
-        help:
-            "The public key file (from keygen) the app pins: the signature must verify with it, or with an online key the manifest's certificate says it certified, unexpired."
-    ) var key: String?
+    @OptionGroup var key: PublicKeyOption
 
     func run() throws {
         let publicKey: Data?
-        do { publicKey = try key.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) } } catch {
-            throw Console.fail(error, context: key)
+        do { publicKey = try key.path.map { try BundleSignature.publicKey(String(contentsOfFile: $0, encoding: .utf8)) } } catch {
+            throw Console.fail(error, context: key.path)
         }
         let report = BundleTools.verify(URL(fileURLWithPath: bundle), publicKey: publicKey)
         guard report.problems.isEmpty else {
@@ -153,7 +156,7 @@ struct VerifyCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let signature =
-            report.signer.map { "signature valid: \($0.chain)" } ?? (report.signed ? "signed (no --key given, signature not checked)" : "not signed")
+            report.signer.map { "signature valid: \($0.chain)" } ?? (report.signed ? "signed (no --public-key given, signature not checked)" : "not signed")
         print("\(bundle): ok (\(report.kind), \(report.objects) objects verified, \(signature))")
     }
 }
@@ -238,7 +241,7 @@ struct PreviewCommand: ParsableCommand {
 struct CertificateOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The root's certificate of --key (from certify): it goes inside the manifest, so apps that pin the root accept the signature.",
+            "The root's certificate of --signing-key (from certify): it goes inside the manifest, so apps that pin the root accept the signature.",
             valueName: "file"))
     var certificate: String?
 
@@ -270,7 +273,7 @@ struct CertifyCommand: ParsableCommand {
             """)
 
     @Option(help: ArgumentHelp("The root's private key file (from keygen).", valueName: "file")) var root: String
-    @Option(help: ArgumentHelp("The online key's public key file (KEY.pub from keygen).", valueName: "file")) var key: String
+    @OptionGroup var key: PublicKeyOption
     @Option(
         name: .customLong("certificate-version"),
         help: ArgumentHelp("The certificate's version: above every certificate this root made before.", valueName: "n"))
@@ -280,13 +283,14 @@ struct CertifyCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
+        guard key.path != nil else { throw ValidationError("certify needs --public-key, the online key's public key file (KEY.pub from keygen)") }
         guard version >= 1 else { throw ValidationError("--certificate-version must be 1 or more; found \(version)") }
         guard (1...3660).contains(validFor) else { throw ValidationError("--valid-for must be 1 to 3660 days; found \(validFor)") }
     }
 
     func run() throws {
         do {
-            let online = try BundleSignature.publicKey(String(contentsOfFile: key, encoding: .utf8))
+            let online = try BundleSignature.publicKey(String(contentsOfFile: key.path ?? "", encoding: .utf8))
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             let certificate = try KeyCertificate.certify(
                 key: online, rootPrivateKey: String(contentsOfFile: root, encoding: .utf8), version: version, issued: now,

@@ -57,11 +57,7 @@ struct SimCommand: AsyncParsableCommand {
         var leftovers: String?
         @Option(help: "The app's UIUserInterfaceStyle: light or dark (the OS renders only that style; the app's applier is told), or auto.")
         var interfaceStyle: InterfaceStyleArgument = .auto
-        @Option(
-            help:
-                "The public key file (from keygen) the app pins: its fetches and every apply check bundles against it (default: none, the app accepts unsigned bundles)."
-        )
-        var key: String?
+        @OptionGroup var key: PublicKeyOption
         @Option(help: "The app's place in every rollout, 0 to 9999 (default: the app draws its own at random, as on a phone).")
         var rolloutDraw: Int?
         @Option(help: "The phone's first preferred language, a BCP 47 tag such as zh-Hans-CN (for campaigns that match languages).")
@@ -74,7 +70,7 @@ struct SimCommand: AsyncParsableCommand {
 
         func run() throws {
             let pinned: String?
-            do { pinned = try key.map { try String(contentsOfFile: $0, encoding: .utf8) } } catch { throw Console.fail(error) }
+            do { pinned = try key.path.map { try String(contentsOfFile: $0, encoding: .utf8) } } catch { throw Console.fail(error) }
             try sandbox.run {
                 try $0.install(
                     launchScreen: try launchScreen.map { URL(fileURLWithPath: $0) } ?? SandboxSimulator.defaultLaunchScreen, version: app.version ?? "1.0",
@@ -106,7 +102,7 @@ struct SimCommand: AsyncParsableCommand {
         @OptionGroup var sandbox: Sandbox
         @Option(help: "The bundle the app's applier uses (default: the one its fetcher installed, if any, as an app offline does).") var bundle: String?
         @Option(help: "A published tree's URL: the app fetches it into its container first, then applies what is installed.") var from: String?
-        @Option(help: "The public key file the app pins for this launch's fetch and apply (default: the one it was installed with).") var key: String?
+        @OptionGroup var key: PublicKeyOption
         @Option(help: "The current time, ISO 8601 with offset (default: now).") var now: String?
         @Option(help: "Write what the user saw to this PNG.") var screenshot: String?
         @Flag(help: "Do not run the app's code.") var noApp = false
@@ -123,7 +119,7 @@ struct SimCommand: AsyncParsableCommand {
             var fetchFailure: (any Error)?
             // The app's one trust, for its fetch and for its applier (a 304 included).
             let trust: BundleTrust
-            do { trust = try key.map { try Splashgen.trust(keyFile: $0) } ?? sandbox.simulator.appTrust() } catch { throw Console.fail(error) }
+            do { trust = try key.path.map { try Splashgen.trust(keyFile: $0) } ?? sandbox.simulator.appTrust() } catch { throw Console.fail(error) }
             let date = try launchTime()
             if bundle == nil, from == nil {
                 // Offline, the app applies what its fetcher installed before.

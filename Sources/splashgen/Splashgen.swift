@@ -41,7 +41,7 @@ struct Splashgen: AsyncParsableCommand {
     }
 
     /// The bundles to accept: those signed by the key in `KEY.pub` at `path`, or, without one,
-    /// unsigned ones too (what `--key` left out means, said in each command's help).
+    /// unsigned ones too (what `--public-key` left out means, said in each command's help).
     static func trust(keyFile path: String?) throws -> BundleTrust {
         guard let path else { return .acceptingUnsignedBundles }
         return .pinned(try PinnedKey(String(contentsOfFile: path, encoding: .utf8)))

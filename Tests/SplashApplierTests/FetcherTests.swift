@@ -478,17 +478,19 @@ import Testing
         let url = server.base.appendingPathComponent("season").absoluteString
         let into = temporaryFolder("cli-fetch")
 
-        let fetch = try splashgen("fetch", url, "--into", into.path, "--device", "iPhone 15", "--key", keyFile.path, "--bundle-id", "com.example.shop")
+        let fetch = try splashgen("fetch", url, "--into", into.path, "--device", "iPhone 15", "--public-key", keyFile.path, "--bundle-id", "com.example.shop")
         #expect(fetch.status == 0, "\(fetch.stderr)")
         #expect(fetch.stdout.hasPrefix("\(into.path)/bundle: installed serial 1: default, double11, mourning\n"))
         let wrongApp = try splashgen("fetch", url, "--into", into.path, "--screen", "1179x2556", "--bundle-id", "com.example.other")
         #expect(wrongApp.status == 1 && wrongApp.stderr.contains("the bundle is for com.example.shop, not com.example.other"))
 
         let sim = try sandbox(Installed.iPhone15)
-        let first = try splashgen("sim", "launch", "--sandbox", sim.root.path, "--from", url, "--key", keyFile.path, "--now", "2026-11-11T12:00:00+08:00")
+        let first = try splashgen(
+            "sim", "launch", "--sandbox", sim.root.path, "--from", url, "--public-key", keyFile.path, "--now", "2026-11-11T12:00:00+08:00")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("installed serial 1: default, double11, mourning") && first.stdout.contains("campaign   double11"))
-        let second = try splashgen("sim", "launch", "--sandbox", sim.root.path, "--from", url, "--key", keyFile.path, "--now", "2026-11-11T12:05:00+08:00")
+        let second = try splashgen(
+            "sim", "launch", "--sandbox", sim.root.path, "--from", url, "--public-key", keyFile.path, "--now", "2026-11-11T12:05:00+08:00")
         #expect(second.stdout.contains("nothing new (serial 1)"))
         let double11 = try sliceObjectsOf(campaign: "double11", tree: server.root.appendingPathComponent("season"))
         #expect(Set(try sim.cachedFiles().values.map { sha256Hex($0) }).isSubset(of: double11))
@@ -497,14 +499,14 @@ import Testing
         // all the same: done as far as it could go, with a problem named (exit 3, not 1).
         try Season15.publish(Season15.withoutMourning, to: server.root.appendingPathComponent("replay"), serial: 1)
         let replay = try splashgen(
-            "sim", "launch", "--sandbox", sim.root.path, "--from", server.base.appendingPathComponent("replay").absoluteString, "--key", keyFile.path,
+            "sim", "launch", "--sandbox", sim.root.path, "--from", server.base.appendingPathComponent("replay").absoluteString, "--public-key", keyFile.path,
             "--now", "2026-11-11T12:10:00+08:00")
         #expect(replay.status == 3, "\(replay.stderr)")
         #expect(
             replay.stderr.contains("an older manifest replayed, refused") && replay.stdout.contains("campaign   double11"), "\(replay.stdout)\(replay.stderr)")
     }
 
-    /// The simulated app pins its key as an app does (issue 38): `sim install --key` gives it the key,
+    /// The simulated app pins its key as an app does (issue 38): `sim install --public-key` gives it the key,
     /// and every launch checks the bundle it applies against it, also when the fetch found nothing new
     /// (a `304`). A bundle in its container signed by another key is refused by the apply (exit 1,
     /// the signature named) and the cache keeps what it showed; before, the simulated app applied
@@ -515,7 +517,7 @@ import Testing
         try Season15.key.publicKey.write(to: keyFile, atomically: true, encoding: .utf8)
         let url = server.base.appendingPathComponent("season").absoluteString
         let root = temporaryFolder("pinned-sim").appendingPathComponent("s")
-        let install = try splashgen("sim", "install", "--sandbox", root.path, "--app-version", "5.2", "--app-build", "100", "--key", keyFile.path)
+        let install = try splashgen("sim", "install", "--sandbox", root.path, "--app-version", "5.2", "--app-build", "100", "--public-key", keyFile.path)
         #expect(install.status == 0, "\(install.stderr)")
         let first = try splashgen("sim", "launch", "--sandbox", root.path, "--from", url, "--now", "2026-11-11T12:00:00+08:00")
         #expect(first.status == 0 && first.stdout.contains("campaign   double11"), "\(first.stdout)\(first.stderr)")

@@ -162,7 +162,7 @@ struct KeyChain {
         let rootFile = try chain.rootFile()
         let phones = (0..<4).map { temporaryFolder("rotation-phone-\($0)").appendingPathComponent("s") }
         for phone in phones {
-            let install = try splashgen("sim", "install", "--sandbox", phone.path, "--app-version", "5.2", "--app-build", "100", "--key", rootFile.path)
+            let install = try splashgen("sim", "install", "--sandbox", phone.path, "--app-version", "5.2", "--app-build", "100", "--public-key", rootFile.path)
             #expect(install.status == 0, "\(install.stderr)")
         }
         func launch(_ phone: URL, online: Bool, day: Int) throws -> ProcessRun {
@@ -321,26 +321,26 @@ struct KeyChain {
         let onlineID = BundleSignature.keyID(try BundleSignature.publicKey(String(contentsOfFile: path("online.pub"), encoding: .utf8)))
         #expect(root.stdout.hasPrefix("key \(rootID): "), "\(root.stdout)")
         let certify = [
-            "certify", "--root", path("root"), "--key", path("online.pub"), "--certificate-version", "4", "--valid-for", "30", "-o", path("online.cert"),
+            "certify", "--root", path("root"), "--public-key", path("online.pub"), "--certificate-version", "4", "--valid-for", "30", "-o", path("online.cert"),
         ]
         let made = try splashgen(certify)
         #expect(made.status == 0 && made.stdout.contains("key \(onlineID) certified by root \(rootID) as version 4"), "\(made.stdout)\(made.stderr)")
         let again = try splashgen(certify)
         #expect(again.status != 0 && again.stderr.contains("never overwrites"), "\(again.stderr)")
-        let zero = try splashgen(["certify", "--root", path("root"), "--key", path("online.pub"), "--certificate-version", "0", "-o", path("zero.cert")])
+        let zero = try splashgen(["certify", "--root", path("root"), "--public-key", path("online.pub"), "--certificate-version", "0", "-o", path("zero.cert")])
         #expect(zero.status == 64 && zero.stderr.contains("--certificate-version must be 1 or more"), "\(zero.stderr)")
 
         let bundle = folder.appendingPathComponent("bundle")
         try FileManager.default.copyItem(at: try Season15.full.get(), to: bundle)
-        let signed = try splashgen("sign", bundle.path, "--key", path("online"), "--certificate", path("online.cert"))
+        let signed = try splashgen("sign", bundle.path, "--signing-key", path("online"), "--certificate", path("online.cert"))
         #expect(
             signed.status == 0 && signed.stdout.contains("with key \(onlineID), certificate version 4 of root \(rootID)"), "\(signed.stdout)\(signed.stderr)")
-        let verified = try splashgen("verify", bundle.path, "--key", path("root.pub"))
+        let verified = try splashgen("verify", bundle.path, "--public-key", path("root.pub"))
         #expect(
             verified.status == 0 && verified.stdout.contains("signature valid: signed by key \(onlineID), certified by root \(rootID) (certificate version 4"),
             "\(verified.stdout)\(verified.stderr)")
         // The certificate names another key than the one signing: refused, by name.
-        let wrong = try splashgen("sign", bundle.path, "--key", path("root"), "--certificate", path("online.cert"))
+        let wrong = try splashgen("sign", bundle.path, "--signing-key", path("root"), "--certificate", path("online.cert"))
         #expect(wrong.status == 1 && wrong.stderr.contains("the certificate certifies key \(onlineID), not this private key's \(rootID)"), "\(wrong.stderr)")
     }
 

@@ -30,7 +30,7 @@ import Testing
         let keyFile = temporaryFolder("key").appendingPathComponent("key.pub")
         try Season15.key.publicKey.write(to: keyFile, atomically: true, encoding: .utf8)
         let phone = temporaryFolder("expiry-phone").appendingPathComponent("s")
-        let install = try splashgen("sim", "install", "--sandbox", phone.path, "--app-version", "5.2", "--app-build", "100", "--key", keyFile.path)
+        let install = try splashgen("sim", "install", "--sandbox", phone.path, "--app-version", "5.2", "--app-build", "100", "--public-key", keyFile.path)
         #expect(install.status == 0, "\(install.stderr)")
 
         let fetched = try splashgen(

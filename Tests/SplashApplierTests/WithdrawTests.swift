@@ -25,13 +25,14 @@ import Testing
         let url = server.base.appendingPathComponent("season").absoluteString
         let phone = temporaryFolder("withdraw-phone").appendingPathComponent("s")
         let install = try splashgen(
-            "sim", "install", "--sandbox", phone.path, "--app-version", "5.2", "--app-build", "100", "--key", keys.appendingPathComponent("key.pub").path)
+            "sim", "install", "--sandbox", phone.path, "--app-version", "5.2", "--app-build", "100", "--public-key", keys.appendingPathComponent("key.pub").path
+        )
         #expect(install.status == 0, "\(install.stderr)")
         let first = try splashgen("sim", "launch", "--sandbox", phone.path, "--from", url, "--now", "2026-11-11T12:00:00+08:00")
         #expect(first.status == 0 && first.stdout.contains("campaign   double11"), "\(first.stdout)\(first.stderr)")
 
         // Legal says: down now.
-        let pull = try splashgen("publish", "-o", tree.path, "--key", keys.appendingPathComponent("key").path, "--withdraw", "double11")
+        let pull = try splashgen("publish", "-o", tree.path, "--signing-key", keys.appendingPathComponent("key").path, "--withdraw", "double11")
         #expect(
             pull.status == 0 && pull.stdout.contains("  - double11: withdrawn") && pull.stdout.contains("objects untouched"), "\(pull.stdout)\(pull.stderr)")
         let season = try Manifest.decode(from: Data(contentsOf: tree.appendingPathComponent("manifest.json")))

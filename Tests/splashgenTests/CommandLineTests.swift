@@ -72,20 +72,20 @@ import Testing
             run.stdout.split(separator: ",").first.flatMap { Int($0.replacingOccurrences(of: "\(tree): serial ", with: "")) }
         }
         let clock = try Publisher.clockSerial()
-        let first = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key)
+        let first = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--signing-key", key)
         #expect(first.status == 0 && first.stdout.contains(", 1 screen slices, 2 objects ("), "\(first.stdout)\(first.stderr)")
         let held = try #require(serial(first))
         #expect((clock...(try Publisher.clockSerial())).contains(held))
-        let replay = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key, "--serial", "1")
+        let replay = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--signing-key", key, "--serial", "1")
         #expect(replay.status == 1 && replay.stderr.contains("serial 1 is not greater than the \(held) the tree already holds"))
         let before = try Publisher.clockSerial()
-        let second = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key)
+        let second = try splashgen("publish", output.appendingPathComponent("shop").path, "-o", tree, "--signing-key", key)
         let next = try #require(serial(second), "\(second.stdout)")
         #expect((max(held + 1, before)...max(held + 1, try Publisher.clockSerial())).contains(next))
         // SOURCE_DATE_EPOCH set but empty (CI whose git gave no commit time): refused, the tree untouched (issue 24).
         let unset = try runProcess(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["SOURCE_DATE_EPOCH=", Self.binary.path, "publish", output.appendingPathComponent("shop").path, "-o", tree, "--key", key])
+            ["SOURCE_DATE_EPOCH=", Self.binary.path, "publish", output.appendingPathComponent("shop").path, "-o", tree, "--signing-key", key])
         #expect(
             unset.status == 1
                 && unset.stderr
@@ -93,6 +93,20 @@ import Testing
             "\(unset.stderr)")
         let kept = try Manifest.decode(from: Data(contentsOf: URL(fileURLWithPath: tree).appendingPathComponent("manifest.json")))
         #expect(kept.serial == next)
+
+        // --signing-key and --public-key (issue 42); --key, the old spelling of both, still works for
+        // one release, with a warning, and never beside the new one.
+        let shop = output.appendingPathComponent("shop").path
+        let signed = try splashgen("sign", shop, "--key", key)
+        #expect(signed.status == 0 && signed.stderr == "warning: --key is deprecated here: write --signing-key (--key goes in the next release)\n")
+        let verified = try splashgen("verify", shop, "--public-key", key + ".pub")
+        #expect(verified.status == 0 && verified.stderr.isEmpty && verified.stdout.contains("signature valid"), "\(verified.stdout)\(verified.stderr)")
+        let old = try splashgen("verify", shop, "--key", key + ".pub")
+        #expect(old.status == 0 && old.stderr == "warning: --key is deprecated here: write --public-key (--key goes in the next release)\n")
+        let both = try splashgen("verify", shop, "--key", key + ".pub", "--public-key", key + ".pub")
+        #expect(both.status != 0 && both.stderr.contains("give --public-key once (--key is its old spelling)"), "\(both.stderr)")
+        let unsignedCommand = try splashgen("sign", shop)
+        #expect(unsignedCommand.status != 0 && unsignedCommand.stderr.contains("sign needs --signing-key, the private key file from keygen"))
     }
 
     @Test func devicesJSONSuggestionsAndFileErrorsReadAsAPersonWouldWant() throws {

@@ -109,7 +109,7 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             if let run = try? runProcess(
                 URL(fileURLWithPath: "/usr/bin/env"),
-                ["SOURCE_DATE_EPOCH=1800000000", CommandLineTests.binary.path, "publish", bundle.path, "-o", tree, "--key", key])
+                ["SOURCE_DATE_EPOCH=1800000000", CommandLineTests.binary.path, "publish", bundle.path, "-o", tree, "--signing-key", key])
             {
                 runs.withLock { $0.append(run) }
             }
@@ -176,7 +176,7 @@ import Testing
         let archive = folder.appendingPathComponent("b.zip").path
         #expect(try cli.splashgen("pack", bundle.path, "-o", archive).status == 0)
         let tree = folder.appendingPathComponent("site")
-        #expect(try cli.splashgen("publish", bundle.path, "-o", tree.path, "--key", key).status == 0)
+        #expect(try cli.splashgen("publish", bundle.path, "-o", tree.path, "--signing-key", key).status == 0)
         try Data("launch.example.com\n".utf8).write(to: tree.appendingPathComponent("CNAME"))
         let withDeflate = folder.appendingPathComponent("deflated")
         try FileManager.default.copyItem(at: bundle, to: withDeflate)
@@ -268,14 +268,14 @@ import Testing
         let (bundle, key) = try bundleAndKey(in: folder)
         let link = folder.appendingPathComponent("lnk").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "nowhere")
-        let dangling = try cli.splashgen("publish", bundle.path, "-o", link, "--key", key)
+        let dangling = try cli.splashgen("publish", bundle.path, "-o", link, "--signing-key", key)
         #expect(dangling.status == 1)
         #expect(
             dangling.stderr == "error: \(link) cannot be written: \(link) is a symbolic link to nowhere, which does not exist; refusing to write through it\n")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nowhere").path))
         let file = folder.appendingPathComponent("afile")
         try Data("notes".utf8).write(to: file)
-        let underFile = try cli.splashgen("publish", bundle.path, "-o", file.path + "/t", "--key", key)
+        let underFile = try cli.splashgen("publish", bundle.path, "-o", file.path + "/t", "--signing-key", key)
         #expect(underFile.status == 1)
         #expect(underFile.stderr == "error: \(file.path)/t cannot be written: \(file.path) is a regular file, not a folder\n")
         #expect(try String(contentsOf: file, encoding: .utf8) == "notes")
