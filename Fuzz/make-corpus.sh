@@ -44,7 +44,7 @@ done
 
 # A published manifest (the built one is the golden above), and each published screen slice as
 # "<signature line>\n<slice>".
-"$splashgen" publish "$scratch/out/good" -o "$scratch/cdn" --key Fuzz/slice-key --serial 7 >/dev/null
+"$splashgen" publish "$scratch/out/good" -o "$scratch/cdn" --signing-key Fuzz/slice-key --serial 7 >/dev/null
 cp "$scratch/cdn/manifest.json" "$corpus/manifest/published.json"
 for slice in "$scratch"/cdn/screens/*.json; do
     { cat "$slice.sig"; cat "$slice"; } >"$corpus/slice/$(basename "$slice" .json)"
