@@ -178,7 +178,8 @@ enum ReportText {
     }
 
     /// The report for a person; times in the offset the bundle's campaigns were written in (UTC beside).
-    static func text(_ report: ApplyReport, bundle: URL? = nil) -> String {
+    /// `device`, the phone in hand when known (`sim launch`), is named first where a screen is missing.
+    static func text(_ report: ApplyReport, bundle: URL? = nil, device: String? = nil) -> String {
         let zone = bundle.flatMap { try? Data(contentsOf: $0.appendingPathComponent("manifest.json")) }
             .flatMap { try? Manifest.decode(from: $0) }.flatMap { ScheduleTime.seasonTimeZone($0.campaigns) }
         let why = report.notShown.map { "not shown \($0.reason.rawValue): \($0)" }
@@ -198,19 +199,21 @@ enum ReportText {
         }
         lines += why
         for problem in report.problems {
-            lines.append("problem \(problem.code.rawValue): \(problem)" + (problem.screen.map(devices(with:)) ?? ""))
+            lines.append("problem \(problem.code.rawValue): \(problem)" + (problem.screen.map { devices(with: $0, inHand: device) } ?? ""))
         }
         return lines.joined(separator: "\n")
     }
 
     /// For a screen a bundle lacks: the catalogue's devices that have it (the names to put in
-    /// `devices:`), or that none does (a `catalogue:` entry is the way), so the fix is one step.
-    static func devices(with screen: ApplyReport.Screen) -> String {
+    /// `devices:`), the phone in hand first when it is one of them, or that none does (a
+    /// `catalogue:` entry is the way), so the fix is one step.
+    static func devices(with screen: ApplyReport.Screen, inHand: String? = nil) -> String {
         guard let catalogue = try? DeviceCatalogue.bundled() else { return "" }
-        let names = catalogue.devices.filter { device in
+        let having = catalogue.devices.filter { device in
             let pixels = Manifest.Size(width: device.points.width * device.scale, height: device.points.height * device.scale)
             return pixels == screen.pixels && (screen.scale == nil || screen.scale == device.scale)
         }.map(\.name)
+        let names = having.filter { $0 == inHand } + having.filter { $0 != inHand }
         guard !names.isEmpty else { return " (no catalogue device has this screen: add a catalogue: entry)" }
         let shown = names.prefix(4).joined(separator: ", ") + (names.count > 4 ? " and \(names.count - 4) more" : "")
         return " (the catalogue's \(names.count == 1 ? "device" : "devices") with this screen: \(shown))"

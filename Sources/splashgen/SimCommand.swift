@@ -162,7 +162,9 @@ struct SimCommand: AsyncParsableCommand {
                     "showed \(result.file) (\(result.variant.orientation.rawValue), \(result.variant.appearance.rawValue)): \(result.showing), sha256 \(result.contentHash.prefix(12))"
                 )
                 if let screenshot { print("screenshot \(screenshot)") }
-                if let report = result.appReport { print("app ran the applier:\n" + ReportText.text(report, bundle: bundle)) }
+                if let report = result.appReport {
+                    print("app ran the applier:\n" + ReportText.text(report, bundle: bundle, device: try? sandbox.simulator.model().device))
+                }
                 appReport = result.appReport
                 if !result.refusedWrites.isEmpty {
                     throw SimulatorError.rejected(

@@ -370,10 +370,11 @@ import Testing
         // good.yaml is light-only and portrait-only: one file replaced, three left with a reason.
         #expect(first.stdout.components(separatedBy: "  replaced, showing good").count == 2)
         #expect(first.stdout.contains("left-alone, showing original: good has no dark snapshot of 1179x2556"))
-        // Issue 28, C8: the missing screen comes with the catalogue's devices that have it.
+        // Issue 28, C8: the missing screen comes with the catalogue's devices that have it; issue 42:
+        // the phone in hand (the sandbox's iPhone 15) first, the others in the catalogue's order.
         #expect(
             first.stdout.contains(
-                "1179x2556 px = 393x852 pt @3x: add the screen to the campaign (a device in devices:, or a catalogue: entry) and build again (the catalogue's devices with this screen: iPhone 14 Pro, iPhone 15, iPhone 15 Pro, iPhone 16)"
+                "1179x2556 px = 393x852 pt @3x: add the screen to the campaign (a device in devices:, or a catalogue: entry) and build again (the catalogue's devices with this screen: iPhone 15, iPhone 14 Pro, iPhone 15 Pro, iPhone 16)"
             ), "\(first.stdout)")
 
         let container = sandbox + "/container"
