@@ -18,11 +18,17 @@ struct BuiltBundle: Sendable {
         try SnapshotDecoder().decode(try object(snapshot))
     }
 
-    static func build(_ file: String, encoding: SnapshotEncoding? = nil, cache: Bool = true, output: URL = temporaryFolder()) -> Result<BuiltBundle, any Error>
-    {
+    /// `file` built, in `encoding` when given, for `devices` only when given (else its own screens).
+    static func build(
+        _ file: String, encoding: SnapshotEncoding? = nil, devices: [String]? = nil, cache: Bool = true, output: URL = temporaryFolder()
+    ) -> Result<BuiltBundle, any Error> {
         Result {
             var campaign = try loadCampaign(Fixtures.campaigns.appendingPathComponent(file))
             if let encoding { campaign.encoding = encoding }
+            if let devices {
+                let catalogue = try DeviceCatalogue.bundled()
+                campaign.screens = DeviceCatalogue.screens(of: catalogue.select(.some(devices.map { .named($0) })))
+            }
             var builder = BundleBuilder(outputRoot: output)
             builder.useCache = cache
             return BuiltBundle(campaign: campaign, report: try builder.build(campaign))
